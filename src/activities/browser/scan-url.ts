@@ -1,0 +1,134 @@
+import AxeBuilder from '@axe-core/playwright';
+import axeCore from 'axe-core';
+import type { Browser, Page, Response } from 'playwright';
+import type { PageError, ScanStage } from '../../shared/contracts.ts';
+import { AXE_WCAG_TAGS } from '../../shared/wcag.ts';
+import type { TargetPolicy } from '../../security/target-policy.ts';
+import { findingsFromAxe, mergeFindings, passedRules, type AxeRuleResult, type FindingDraft, type PassedRule } from './axe-findings.ts';
+import { classifyNavigationError } from './classify-navigation-error.ts';
+import { CUSTOM_RULE_IDS, customRulesSource } from './custom-rules.ts';
+import { installTargetGuard, type BlockedRequest } from './target-guard.ts';
+
+export const DESKTOP_VIEWPORT = { width: 1280, height: 800 };
+export const MOBILE_VIEWPORT = { width: 390, height: 844 };
+
+/** axe with the service's own rules appended, built once per process. */
+const AXE_WITH_CUSTOM_RULES = axeCore.source + customRulesSource('en');
+
+export interface ScanUrlOptions {
+  browser: Browser;
+  policy: TargetPolicy;
+  pageLoadTimeoutMs: number;
+  /** Called as each stage starts, so callers can report progress and heartbeat. */
+  onStage?: (stage: ScanStage) => Promise<void> | void;
+  /** Aborting closes the browser context, which ends whatever the page is doing. */
+  signal?: AbortSignal;
+}
+
+export type ScanUrlResult =
+  | {
+      kind: 'scanned';
+      pageTitle: string | null;
+      finalUrl: string;
+      httpStatus: number | null;
+      findings: FindingDraft[];
+      passes: PassedRule[];
+      blocked: BlockedRequest[];
+    }
+  | { kind: 'page-error'; error: PageError; finalUrl: string | null; httpStatus: number | null };
+
+const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
+
+/** Loads one URL in a fresh context, runs axe and the custom checks, and returns the findings. */
+export async function scanUrl(url: string, opts: ScanUrlOptions): Promise<ScanUrlResult> {
+  const context = await opts.browser.newContext({
+    viewport: DESKTOP_VIEWPORT,
+    serviceWorkers: 'block',
+    acceptDownloads: false,
+  });
+  const onAbort = () => void context.close().catch(() => {});
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const blocked: BlockedRequest[] = [];
+    await installTargetGuard(context, opts.policy, (b) => blocked.push(b));
+    const page = await context.newPage();
+    page.setDefaultTimeout(opts.pageLoadTimeoutMs);
+
+    await opts.onStage?.('Loading');
+    let response: Response | null;
+    try {
+      response = await page.goto(url, { waitUntil: 'load', timeout: opts.pageLoadTimeoutMs });
+    } catch (err) {
+      const nav = blocked.find((b) => b.isNavigation);
+      if (nav) return pageError('forbidden_target', `navigation to ${nav.url} refused: ${nav.reason}`, nav.url, null);
+      opts.signal?.throwIfAborted();
+      const error = classifyNavigationError(err);
+      return { kind: 'page-error', error, finalUrl: null, httpStatus: null };
+    }
+    const finalUrl = page.url();
+    const httpStatus = response?.status() ?? null;
+    if (httpStatus !== null && httpStatus >= 400) {
+      return pageError('http_error', `HTTP ${httpStatus} ${response?.statusText() ?? ''}`.trim(), finalUrl, httpStatus);
+    }
+    const contentType = (await response?.headerValue('content-type')) ?? 'text/html';
+    if (!HTML_TYPES.test(contentType)) {
+      return pageError('not_html', `content type ${contentType.split(';')[0]} is not HTML`, finalUrl, httpStatus);
+    }
+    await settle(page, Math.min(5000, opts.pageLoadTimeoutMs));
+    const pageTitle = (await page.title().catch(() => '')).trim() || null;
+
+    await opts.onStage?.('AxeChecks');
+    const desktop = await new AxeBuilder({ page }).withTags([...AXE_WCAG_TAGS]).analyze();
+
+    await opts.onStage?.('CustomChecks');
+    const custom = await runCustomChecks(page);
+
+    const findings = mergeFindings([
+      ...findingsFromAxe(desktop.violations as AxeRuleResult[], 'confirmed'),
+      ...custom.violations,
+      ...findingsFromAxe(desktop.incomplete as AxeRuleResult[], 'needs_review'),
+      ...custom.incomplete,
+    ]);
+    return {
+      kind: 'scanned',
+      pageTitle,
+      finalUrl,
+      httpStatus,
+      findings,
+      passes: passedRules(desktop.passes as AxeRuleResult[]),
+      blocked,
+    };
+  } finally {
+    opts.signal?.removeEventListener('abort', onAbort);
+    await context.close().catch(() => {});
+  }
+}
+
+function pageError(code: PageError['code'], message: string, finalUrl: string | null, httpStatus: number | null): ScanUrlResult {
+  return { kind: 'page-error', error: { code, message }, finalUrl, httpStatus };
+}
+
+/** Waits for the network to go quiet after load, within a cap, so script-built content is there. */
+async function settle(page: Page, capMs: number): Promise<void> {
+  await page.waitForLoadState('networkidle', { timeout: capMs }).catch(() => {});
+}
+
+/**
+ * The service's own checks: link purpose (a custom axe rule) everywhere, and target size
+ * measured again at a phone's viewport, where layouts shrink and crowd controls.
+ */
+async function runCustomChecks(page: Page): Promise<{ violations: FindingDraft[]; incomplete: FindingDraft[] }> {
+  await page.setViewportSize(MOBILE_VIEWPORT);
+  await settle(page, 1000);
+  const results = await new AxeBuilder({ page, axeSource: AXE_WITH_CUSTOM_RULES })
+    .withRules([CUSTOM_RULE_IDS.linkTextGeneric, 'target-size'])
+    .analyze();
+  const ruleIdFor = (id: string) => (id === 'target-size' ? 'target-size-mobile' : id);
+  const data = { viewport: `${MOBILE_VIEWPORT.width}x${MOBILE_VIEWPORT.height}` };
+  await page.setViewportSize(DESKTOP_VIEWPORT);
+  return {
+    violations: findingsFromAxe(results.violations as AxeRuleResult[], 'confirmed', { ruleIdFor, data }),
+    incomplete: findingsFromAxe(results.incomplete as AxeRuleResult[], 'needs_review', { ruleIdFor, data }),
+  };
+}
+

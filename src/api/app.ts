@@ -1,0 +1,82 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { AppDeps, HonoEnv } from './env.ts';
+import { ApiError, isUnavailable, problemResponse, validationError, type ApiErrorCode } from './errors.ts';
+import { bearerAuth, jsonBody, requestContext } from './middleware.ts';
+import { docsRoutes } from './routes/docs.routes.ts';
+import { healthRoutes } from './routes/health.routes.ts';
+import { scanRoutes } from './routes/scans.routes.ts';
+
+const STATUS_CODES: Record<number, ApiErrorCode> = {
+  400: 'validation_error',
+  401: 'unauthorized',
+  404: 'not_found',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  503: 'service_unavailable',
+};
+
+/** The one place that turns a thrown error into a problem+json answer. */
+export function handleError(err: Error, c: Context<HonoEnv>): Response {
+  const log = c.get('logger');
+  if (err instanceof ApiError) {
+    if (err.status >= 500) log?.error({ err }, err.detail);
+    return problemResponse(c, err);
+  }
+  if (err instanceof WorkflowExecutionAlreadyStartedError) {
+    return problemResponse(c, new ApiError('already_finished', 'that workflow has already been started'));
+  }
+  if (err instanceof WorkflowNotFoundError) return problemResponse(c, new ApiError('not_found', 'no such workflow'));
+  if (err instanceof HTTPException) {
+    const code = /Malformed JSON/i.test(err.message) ? 'invalid_json' : (STATUS_CODES[err.status] ?? 'internal_error');
+    return problemResponse(c, new ApiError(code, err.message || code));
+  }
+  if (isUnavailable(err)) {
+    log?.error({ err }, 'dependency unavailable');
+    return problemResponse(c, new ApiError('service_unavailable', 'the database or the workflow service is unreachable; try again shortly'));
+  }
+  log?.error({ err }, 'unhandled error');
+  return problemResponse(c, new ApiError('internal_error', 'something went wrong; the log has the details under this request id'));
+}
+
+export function createApp(deps: AppDeps) {
+  const app = new OpenAPIHono<HonoEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw validationError(result.error.issues, result.target);
+    },
+  });
+  app.use('*', requestContext(deps.logger));
+  app.use('/api/*', bearerAuth(deps.config.apiKeys));
+  app.use('/api/*', jsonBody());
+
+  app.route('/', healthRoutes(deps));
+  app.route('/', docsRoutes());
+  app.route('/', scanRoutes(deps));
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Required on /api routes when the server has API_KEYS set; otherwise the API is open and binds to loopback.',
+  });
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'a11y-audit API',
+      version: '1.0.0',
+      description:
+        'Crawls web sites and scans pages in Chromium against WCAG 2.2 A and AA. Errors are application/problem+json (RFC 9457). ' +
+        'Decisions beyond the user specification: every scan field is always present (null when it has no value yet) rather than ' +
+        'varying the shape by status; issues carry `helpUrl` and `alsoFlaggedBy`; failed scans carry `error: {code, message}`.',
+    },
+    security: [{ bearerAuth: [] }, {}],
+  });
+
+  app.notFound((c) => problemResponse(c, new ApiError('not_found', `no route for ${c.req.method} ${c.req.path}`)));
+  app.onError(handleError);
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

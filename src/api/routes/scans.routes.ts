@@ -1,0 +1,130 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { deleteScan, findSingleScan, finishScan, insertSingleScan, listFindings, listSingleScans } from '../../db/repositories/scan.repository.ts';
+import { ENDED_SCAN_STATUSES, type ScanStatus, type ScanWorkflowInput } from '../../shared/contracts.ts';
+import type { AppDeps, HonoEnv } from '../env.ts';
+import { ApiError } from '../errors.ts';
+import { clientIp, rateLimit } from '../middleware.ts';
+import { envelope, envelopeSchema, paginationQuery, problemResponses, uuidParam } from '../schemas/common.schema.ts';
+import { CreatedScanSchema, CreateScanBody, ScanListItemSchema, ScanSchema } from '../schemas/scan.schema.ts';
+import { scanDto, scanListItemDto } from '../mappers.ts';
+
+export const scanWorkflowId = (scanId: string) => `scan-${scanId}`;
+
+const tags = ['Scans (single page)'];
+const IdParams = z.object({ id: uuidParam('id') });
+
+const createScan = createRoute({
+  method: 'post',
+  path: '/api/scans',
+  tags,
+  summary: 'Start a single-page scan',
+  description: 'Rate limited to SCAN_RATE_LIMIT (default 10) requests per client IP per hour; every answer carries RateLimit-* headers.',
+  request: { body: { content: { 'application/json': { schema: CreateScanBody } } } },
+  responses: {
+    202: { description: 'Queued', content: { 'application/json': { schema: CreatedScanSchema } } },
+    ...problemResponses(400, 401, 413, 415, 429, 503),
+  },
+});
+
+const listScans = createRoute({
+  method: 'get',
+  path: '/api/scans',
+  tags,
+  summary: 'List scans, newest first',
+  request: { query: paginationQuery(20) },
+  responses: {
+    200: { description: 'A page of scans', content: { 'application/json': { schema: envelopeSchema(ScanListItemSchema, 'ScanPage') } } },
+    ...problemResponses(400, 401, 503),
+  },
+});
+
+const getScan = createRoute({
+  method: 'get',
+  path: '/api/scans/{id}',
+  tags,
+  summary: 'A scan: progress while running, results once completed',
+  request: { params: IdParams },
+  responses: {
+    200: { description: 'The scan', content: { 'application/json': { schema: ScanSchema } } },
+    ...problemResponses(400, 401, 404, 503),
+  },
+});
+
+const cancelScan = createRoute({
+  method: 'post',
+  path: '/api/scans/{id}/cancel',
+  tags,
+  summary: 'Cancel a queued or running scan',
+  description: 'Answers 202 with the scan; its status becomes `cancelled` once the page scan has stopped. An ended scan answers 409 already_finished.',
+  request: { params: IdParams },
+  responses: {
+    202: { description: 'Cancellation requested', content: { 'application/json': { schema: ScanSchema } } },
+    ...problemResponses(400, 401, 404, 409, 503),
+  },
+});
+
+export function scanRoutes(deps: AppDeps) {
+  const app = new OpenAPIHono<HonoEnv>();
+  const limiter = rateLimit({ db: deps.db, config: deps.config, name: 'scan', limit: deps.config.scanRateLimit });
+  app.use('/api/scans', (c, next) => (c.req.method === 'POST' ? limiter(c, next) : next()));
+
+  app.openapi(createScan, async (c) => {
+    const { url } = c.req.valid('json');
+    const verdict = await deps.policy.check(url);
+    if (!verdict.allowed) throw new ApiError('forbidden_target', `${verdict.reason}; set ALLOW_PRIVATE_TARGETS=true to scan private networks`);
+    const scan = await insertSingleScan(deps.db, { url, clientIp: clientIp(c, deps.config.trustProxy) });
+    const input: ScanWorkflowInput = { scanId: scan.id, queues: deps.queues, enrichment: deps.enrichmentRetry };
+    try {
+      await deps.temporal.workflow.start('ScanWorkflow', {
+        workflowId: scanWorkflowId(scan.id),
+        taskQueue: deps.queues.workflows,
+        args: [input],
+        memo: { url },
+      });
+    } catch (err) {
+      // Nothing half-written: without a workflow the row would stay queued for ever.
+      await deleteScan(deps.db, scan.id).catch(() => {});
+      if (err instanceof WorkflowExecutionAlreadyStartedError) throw err;
+      throw new ApiError('service_unavailable', 'the workflow service is unreachable; the scan was not created', { cause: err });
+    }
+    c.header('Location', `/api/scans/${scan.id}`);
+    return c.json({ id: scan.id, url: scan.url, status: 'queued' as const, progress: 0 as const, createdAt: scan.created_at.toISOString() }, 202);
+  });
+
+  app.openapi(listScans, async (c) => {
+    const page = c.req.valid('query');
+    const { rows, total } = await listSingleScans(deps.db, page);
+    return c.json(envelope(c.req.url, page, total, rows.map(scanListItemDto)), 200);
+  });
+
+  app.openapi(getScan, async (c) => {
+    const { id } = c.req.valid('param');
+    const scan = await findSingleScan(deps.db, id);
+    if (!scan) throw new ApiError('not_found', `scan ${id} does not exist`);
+    const findings = scan.status === 'completed' || scan.status === 'completed_partial' ? await listFindings(deps.db, id) : null;
+    return c.json(scanDto(scan, findings) as z.infer<typeof ScanSchema>, 200);
+  });
+
+  app.openapi(cancelScan, async (c) => {
+    const { id } = c.req.valid('param');
+    const scan = await findSingleScan(deps.db, id);
+    if (!scan) throw new ApiError('not_found', `scan ${id} does not exist`);
+    const ended = (s: string) => ENDED_SCAN_STATUSES.includes(s as ScanStatus);
+    if (ended(scan.status)) throw new ApiError('already_finished', `scan ${id} already ended with status ${scan.status}`);
+    try {
+      await deps.temporal.workflow.getHandle(scanWorkflowId(id)).cancel();
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+      // The workflow is gone (finished meanwhile, or lost with its server): settle the row here.
+      await finishScan(deps.db, id, { status: 'cancelled' });
+    }
+    const now = await findSingleScan(deps.db, id);
+    if (now && ended(now.status) && now.status !== 'cancelled') {
+      throw new ApiError('already_finished', `scan ${id} already ended with status ${now.status}`);
+    }
+    return c.json(scanDto(now ?? scan, null) as z.infer<typeof ScanSchema>, 202);
+  });
+
+  return app;
+}

@@ -1,0 +1,95 @@
+import { z } from '@hono/zod-openapi';
+import { ISSUE_TYPES, PAGE_ERROR_CODES, SCAN_STAGES, SCAN_STATUSES, SEVERITIES, WCAG_LEVELS } from '../../shared/contracts.ts';
+
+export const TargetUrl = z
+  .string({ message: 'url is required' })
+  .trim()
+  .min(1, 'url is required')
+  .max(2048, 'url must be at most 2048 characters')
+  .superRefine((value, ctx) => {
+    let u: URL;
+    try {
+      u = new URL(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'url must be an absolute http(s) URL' });
+      return;
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') ctx.addIssue({ code: 'custom', message: 'url must use http or https' });
+    else if (!u.hostname) ctx.addIssue({ code: 'custom', message: 'url must have a host name' });
+    else if (u.username || u.password) ctx.addIssue({ code: 'custom', message: 'url must not contain credentials' });
+  })
+  .transform((value) => {
+    const u = new URL(value);
+    u.hash = '';
+    return u.href;
+  })
+  .openapi({ example: 'https://example.org/', description: 'An absolute http(s) URL; the fragment is dropped.' });
+
+export const CreateScanBody = z.object({ url: TargetUrl }).openapi('CreateScanRequest');
+
+export const IssueTypeSchema = z.enum(ISSUE_TYPES);
+export const SeveritySchema = z.enum(SEVERITIES);
+
+export const ScanIssueSchema = z
+  .object({
+    id: z.uuid(),
+    type: IssueTypeSchema.openapi({ description: '`confirmed`: the rule failed; `needs_review`: the engine could not decide.' }),
+    severity: SeveritySchema,
+    wcagCriterion: z.string().openapi({ example: '1.1.1' }),
+    wcagLevel: z.enum(WCAG_LEVELS),
+    elementSelector: z.string(),
+    elementHtml: z.string(),
+    description: z.string(),
+    fixSuggestion: z.string(),
+    axeRuleId: z.string().openapi({ description: 'Id of the rule that found it: an axe-core rule or one of the service\'s own (`link-text-generic`, `target-size-mobile`).' }),
+    status: z.enum(['open', 'fixed', 'dismissed', 'cant_fix']),
+    helpUrl: z.string().nullable(),
+    alsoFlaggedBy: z.array(z.string()).openapi({ description: 'Other rules that found the same element failing the same criterion.' }),
+  })
+  .openapi('ScanIssue');
+
+export const ScanSummarySchema = z
+  .object({
+    overallScore: z.number().int().min(0).max(100),
+    summary: z.string(),
+    topPriorities: z.array(
+      z.object({ title: z.string(), severity: SeveritySchema, wcagCriterion: z.string(), issueCount: z.number().int(), reason: z.string() }),
+    ),
+    positiveFindings: z.array(z.object({ title: z.string(), detail: z.string(), wcagCriterion: z.string() })),
+  })
+  .openapi('ScanSummary');
+
+export const ScanErrorSchema = z
+  .object({ code: z.enum(PAGE_ERROR_CODES), message: z.string() })
+  .openapi('ScanError', { description: 'Why the page could not be scanned (status `failed`).' });
+
+const base = {
+  id: z.uuid(),
+  url: z.string(),
+  status: z.enum(SCAN_STATUSES),
+  progress: z.number().int().min(0).max(100),
+  currentStage: z
+    .enum(SCAN_STAGES.map((s) => s.name) as [string, ...string[]])
+    .nullable()
+    .openapi({ description: 'Set while running: Loading, AxeChecks, CustomChecks, AiEnrichment, Finalizing.' }),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+  pageTitle: z.string().nullable(),
+  overallScore: z.number().int().nullable(),
+  error: ScanErrorSchema.nullable(),
+};
+
+export const ScanListItemSchema = z.object(base).openapi('ScanListItem');
+
+export const ScanSchema = z
+  .object({
+    ...base,
+    summary: ScanSummarySchema.nullable().openapi({ description: 'Set once status is completed or completed_partial.' }),
+    issues: z.array(ScanIssueSchema).nullable().openapi({ description: 'Set once status is completed or completed_partial.' }),
+  })
+  .openapi('Scan');
+
+export const CreatedScanSchema = z
+  .object({ id: z.uuid(), url: z.string(), status: z.literal('queued'), progress: z.literal(0), createdAt: z.string() })
+  .openapi('CreatedScan');

@@ -1,0 +1,52 @@
+import { serve } from '@hono/node-server';
+import { Client, Connection } from '@temporalio/client';
+import { loadConfig } from '../config.ts';
+import { createDb } from '../db/database.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { createLogger } from '../logger.ts';
+import { createTargetPolicy } from '../security/target-policy.ts';
+import { taskQueues } from '../shared/task-queues.ts';
+import { createApp } from './app.ts';
+
+const config = loadConfig();
+const logger = createLogger('api', config.logLevel);
+if (!config.databaseUrl || !config.temporalAddress) {
+  logger.fatal('the API needs DATABASE_URL and TEMPORAL_ADDRESS (npm start sets both)');
+  process.exit(2);
+}
+if (config.apiKeys.length === 0 && config.hostExplicit && !['127.0.0.1', '::1', 'localhost'].includes(config.host)) {
+  logger.warn({ host: config.host }, 'API_KEYS is unset: the API is open to anyone who can reach this address');
+}
+
+const db = createDb(config.databaseUrl);
+await migrateToLatest(db);
+// Lazy: the API starts and answers /readyz with 503 while Temporal is still coming up.
+const connection = Connection.lazy({ address: config.temporalAddress });
+const temporal = new Client({ connection, namespace: config.temporalNamespace });
+const app = createApp({
+  config,
+  db,
+  temporal,
+  logger,
+  policy: createTargetPolicy({ allowPrivate: config.allowPrivateTargets }),
+  queues: taskQueues(config.taskQueuePrefix),
+});
+
+const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+  logger.info({ url: `http://${config.host}:${info.port}`, docs: `http://${config.host}:${info.port}/docs` }, 'API listening');
+});
+
+let closing = false;
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(sig, () => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal: sig }, 'API shutting down');
+    server.close(async () => {
+      await connection.close().catch(() => {});
+      await db.destroy();
+      process.exit(0);
+    });
+    setTimeout(() => process.exit(0), 5000).unref();
+  });
+}

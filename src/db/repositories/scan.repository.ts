@@ -1,0 +1,177 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { ScanStage, ScanStatus } from '../../shared/contracts.ts';
+import { ENDED_SCAN_STATUSES, stageProgress } from '../../shared/contracts.ts';
+import type { DB, Finding, NewFinding, PageScan } from '../schema.ts';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+export async function insertSingleScan(db: Db, values: { url: string; clientIp: string | null }): Promise<PageScan> {
+  return db
+    .insertInto('page_scans')
+    .values({ kind: 'single', url: values.url, client_ip: values.clientIp })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteScan(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('page_scans').where('id', '=', id).execute();
+}
+
+export async function findScan(db: Db, id: string): Promise<PageScan | undefined> {
+  return db.selectFrom('page_scans').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findSingleScan(db: Db, id: string): Promise<PageScan | undefined> {
+  return db.selectFrom('page_scans').selectAll().where('id', '=', id).where('kind', '=', 'single').executeTakeFirst();
+}
+
+export async function listSingleScans(
+  db: Db,
+  page: { limit: number; offset: number },
+): Promise<{ rows: PageScan[]; total: number }> {
+  const [rows, total] = await Promise.all([
+    db
+      .selectFrom('page_scans')
+      .selectAll()
+      .where('kind', '=', 'single')
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    db
+      .selectFrom('page_scans')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('kind', '=', 'single')
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: total.n };
+}
+
+const notEnded = ENDED_SCAN_STATUSES as ScanStatus[];
+
+export async function markScanRunning(db: Db, id: string): Promise<PageScan | undefined> {
+  return db
+    .updateTable('page_scans')
+    .set({
+      status: 'running',
+      current_stage: 'Loading',
+      progress: sql<number>`greatest(progress, ${stageProgress('Loading')})`,
+      started_at: sql<Date>`coalesce(started_at, now())`,
+    })
+    .where('id', '=', id)
+    .where('status', 'not in', notEnded)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Moves a running scan to a stage; progress only ever rises. */
+export async function setScanStage(db: Db, id: string, stage: ScanStage): Promise<void> {
+  await db
+    .updateTable('page_scans')
+    .set({ current_stage: stage, progress: sql<number>`greatest(progress, ${stageProgress(stage)})` })
+    .where('id', '=', id)
+    .where('status', '=', 'running')
+    .execute();
+}
+
+export interface ScanResultValues {
+  pageTitle: string | null;
+  finalUrl: string | null;
+  httpStatus: number | null;
+  score: number;
+  passes: unknown;
+  findings: Omit<NewFinding, 'page_scan_id'>[];
+}
+
+/** Replaces the scan's findings with this result: a retried scan never adds duplicates. */
+export async function saveScanResult(db: Kysely<DB>, id: string, r: ScanResultValues): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('findings').where('page_scan_id', '=', id).execute();
+    if (r.findings.length > 0) {
+      for (let i = 0; i < r.findings.length; i += 500) {
+        await trx
+          .insertInto('findings')
+          .values(r.findings.slice(i, i + 500).map((f) => ({ ...f, page_scan_id: id })))
+          .execute();
+      }
+    }
+    await trx
+      .updateTable('page_scans')
+      .set({
+        page_title: r.pageTitle,
+        final_url: r.finalUrl,
+        http_status: r.httpStatus,
+        score: r.score,
+        engine_passes: JSON.stringify(r.passes),
+      })
+      .where('id', '=', id)
+      .execute();
+  });
+}
+
+export async function saveScanPageInfo(
+  db: Db,
+  id: string,
+  v: { finalUrl: string | null; httpStatus: number | null; pageTitle?: string | null },
+): Promise<void> {
+  await db
+    .updateTable('page_scans')
+    .set({ final_url: v.finalUrl, http_status: v.httpStatus, ...(v.pageTitle !== undefined ? { page_title: v.pageTitle } : {}) })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Ends a scan once; a second call (a retried activity) changes nothing. */
+export async function finishScan(
+  db: Db,
+  id: string,
+  v: { status: ScanStatus; error?: { code: string; message: string } | null; summary?: unknown },
+): Promise<PageScan | undefined> {
+  const succeeded = v.status === 'completed' || v.status === 'completed_partial';
+  return db
+    .updateTable('page_scans')
+    .set({
+      status: v.status,
+      current_stage: null,
+      ...(succeeded ? { progress: 100 } : {}),
+      ...(v.error ? { error: JSON.stringify(v.error) } : {}),
+      ...(v.summary !== undefined ? { summary: JSON.stringify(v.summary) } : {}),
+      completed_at: sql<Date>`now()`,
+      duration_ms: sql<number>`(extract(epoch from (now() - coalesce(started_at, created_at))) * 1000)::int`,
+    })
+    .where('id', '=', id)
+    .where('status', 'not in', notEnded)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function saveSummary(db: Db, id: string, summary: unknown): Promise<void> {
+  await db.updateTable('page_scans').set({ summary: JSON.stringify(summary) }).where('id', '=', id).execute();
+}
+
+const severityRank = sql<number>`case severity when 'critical' then 0 when 'serious' then 1 when 'moderate' then 2 else 3 end`;
+
+export async function listFindings(db: Db, scanId: string): Promise<Finding[]> {
+  return db
+    .selectFrom('findings')
+    .selectAll()
+    .where('page_scan_id', '=', scanId)
+    .orderBy(severityRank)
+    .orderBy('wcag_criterion')
+    .orderBy('id')
+    .execute();
+}
+
+export async function updateFindingTexts(
+  db: Db,
+  texts: ReadonlyArray<{ id: string; description: string; fixSuggestion: string; enrichedBy: string }>,
+): Promise<void> {
+  for (const t of texts) {
+    await db
+      .updateTable('findings')
+      .set({ description: t.description, fix_suggestion: t.fixSuggestion, enriched_by: t.enrichedBy })
+      .where('id', '=', t.id)
+      .execute();
+  }
+}

@@ -1,0 +1,75 @@
+import type { TaskQueues } from './task-queues.ts';
+
+/** Stage names of a single-page scan, in order, with the progress reached when each starts. */
+export const SCAN_STAGES = [
+  { name: 'Loading', progress: 5 },
+  { name: 'AxeChecks', progress: 30 },
+  { name: 'CustomChecks', progress: 55 },
+  { name: 'AiEnrichment', progress: 70 },
+  { name: 'Finalizing', progress: 90 },
+] as const;
+
+export type ScanStage = (typeof SCAN_STAGES)[number]['name'];
+
+export function stageProgress(stage: ScanStage): number {
+  return SCAN_STAGES.find((s) => s.name === stage)!.progress;
+}
+
+export const SCAN_STATUSES = ['queued', 'running', 'completed', 'completed_partial', 'failed', 'cancelled'] as const;
+export type ScanStatus = (typeof SCAN_STATUSES)[number];
+export const ENDED_SCAN_STATUSES: readonly ScanStatus[] = ['completed', 'completed_partial', 'failed', 'cancelled'];
+
+export const SEVERITIES = ['critical', 'serious', 'moderate', 'minor'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export const WCAG_LEVELS = ['A', 'AA'] as const;
+export type WcagLevel = (typeof WCAG_LEVELS)[number];
+
+export const ISSUE_TYPES = ['confirmed', 'needs_review'] as const;
+export type IssueType = (typeof ISSUE_TYPES)[number];
+
+/** Why a page could not be scanned; part of the public error object of a failed scan. */
+export const PAGE_ERROR_CODES = [
+  'dns_error',
+  'connection_refused',
+  'connection_failed',
+  'tls_error',
+  'timeout',
+  'http_error',
+  'not_html',
+  'forbidden_target',
+  'too_many_redirects',
+  'browser_error',
+] as const;
+export type PageErrorCode = (typeof PAGE_ERROR_CODES)[number];
+
+export interface PageError {
+  code: PageErrorCode;
+  message: string;
+}
+
+export interface ScanWorkflowInput {
+  scanId: string;
+  /** Queue names travel as input: workflows never read configuration. */
+  queues: TaskQueues;
+  /** Retry budget of the enrichment stage; tests shorten it. */
+  enrichment?: { maximumAttempts: number; initialIntervalMs: number };
+}
+
+/** What the page-scan activity returns: counts and ids only, never page content. */
+export type ScanPageResult =
+  | { kind: 'scanned'; findings: number; pageTitle: string | null }
+  | { kind: 'page-error'; error: PageError };
+
+export interface ScanWorkflowResult {
+  scanId: string;
+  status: ScanStatus;
+  findings: number;
+}
+
+/** ApplicationFailure types; the Temporal UI shows them on failed attempts. */
+export const FAILURE_TYPES = {
+  scanNotFound: 'ScanNotFound',
+  browserCrashed: 'BrowserCrashed',
+  enrichmentFailed: 'EnrichmentFailed',
+} as const;

@@ -1,0 +1,69 @@
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { createAiActivities, type AiActivities } from '../activities/ai/index.ts';
+import { createBrowserActivities, type BrowserActivities } from '../activities/browser/index.ts';
+import type { BrowserProvider } from '../activities/browser/browser-provider.ts';
+import { createPersistenceActivities, type PersistenceActivities } from '../activities/persistence/index.ts';
+import type { Database } from '../db/database.ts';
+import type { Logger } from '../logger.ts';
+import type { TargetPolicy } from '../security/target-policy.ts';
+import type { TaskQueues } from '../shared/task-queues.ts';
+
+export interface WorkerDeps {
+  connection: NativeConnection;
+  namespace: string;
+  queues: TaskQueues;
+  workflowBundlePath: string;
+  db: Database;
+  browser: BrowserProvider;
+  policy: TargetPolicy;
+  logger: Logger;
+  pageScanConcurrency: number;
+  aiEnrichmentConcurrency: number;
+  pageLoadTimeoutMs: number;
+  /** Replace activities (tests inject failures this way). */
+  overrides?: { ai?: Partial<AiActivities>; browser?: Partial<BrowserActivities>; persistence?: Partial<PersistenceActivities> };
+}
+
+/**
+ * One Worker per task queue, all in this process and on one connection. Slots per queue are
+ * the spec's stage concurrency; more processes add slots.
+ */
+export async function createWorkers(deps: WorkerDeps): Promise<Worker[]> {
+  const common = { connection: deps.connection, namespace: deps.namespace };
+  const persistence = { ...createPersistenceActivities(deps), ...deps.overrides?.persistence };
+  const browser = { ...createBrowserActivities(deps), ...deps.overrides?.browser };
+  const ai = { ...createAiActivities(deps), ...deps.overrides?.ai };
+  return Promise.all([
+    Worker.create({
+      ...common,
+      taskQueue: deps.queues.workflows,
+      workflowBundle: { codePath: deps.workflowBundlePath },
+      activities: persistence,
+      maxConcurrentActivityTaskExecutions: 20,
+      maxEagerActivityReservationsPerWorkflowTask: 0,
+    }),
+    Worker.create({
+      ...common,
+      taskQueue: deps.queues.pageScan,
+      activities: browser,
+      maxConcurrentActivityTaskExecutions: deps.pageScanConcurrency,
+    }),
+    Worker.create({
+      ...common,
+      taskQueue: deps.queues.enrichment,
+      activities: ai,
+      maxConcurrentActivityTaskExecutions: deps.aiEnrichmentConcurrency,
+    }),
+  ]);
+}
+
+/** Runs the workers until one fails or `signal` aborts; then shuts all of them down. */
+export async function runWorkers(workers: Worker[], signal?: AbortSignal): Promise<void> {
+  const stop = () => workers.forEach((w) => w.getState() === 'RUNNING' && w.shutdown());
+  signal?.addEventListener('abort', stop, { once: true });
+  try {
+    await Promise.all(workers.map((w) => w.run().finally(stop)));
+  } finally {
+    signal?.removeEventListener('abort', stop);
+  }
+}

@@ -1,0 +1,67 @@
+import path from 'node:path';
+import { NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
+import { createBrowserProvider, resolveChromiumPath } from '../activities/browser/browser-provider.ts';
+import { loadConfig } from '../config.ts';
+import { createDb } from '../db/database.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { createLogger } from '../logger.ts';
+import { createTargetPolicy } from '../security/target-policy.ts';
+import { taskQueues } from '../shared/task-queues.ts';
+import { createWorkers, runWorkers } from './create-workers.ts';
+import { ensureWorkflowBundle } from './workflow-bundle.ts';
+
+const config = loadConfig();
+const logger = createLogger('worker', config.logLevel);
+if (!config.databaseUrl || !config.temporalAddress) {
+  logger.fatal('the worker needs DATABASE_URL and TEMPORAL_ADDRESS (npm start sets both)');
+  process.exit(2);
+}
+
+Runtime.install({
+  logger: {
+    log: (level, message, meta) => logger[level === 'TRACE' ? 'trace' : (level.toLowerCase() as 'info')]({ ...meta }, message),
+    trace: (m, meta) => logger.trace(meta ?? {}, m),
+    debug: (m, meta) => logger.debug(meta ?? {}, m),
+    info: (m, meta) => logger.info(meta ?? {}, m),
+    warn: (m, meta) => logger.warn(meta ?? {}, m),
+    error: (m, meta) => logger.error(meta ?? {}, m),
+  },
+  telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} } },
+});
+
+const db = createDb(config.databaseUrl);
+await migrateToLatest(db);
+const bundle = await ensureWorkflowBundle(path.join(config.dataDir, 'bundles'));
+const connection = await NativeConnection.connect({ address: config.temporalAddress });
+const browser = createBrowserProvider({ executablePath: resolveChromiumPath(config.chromiumPath) });
+const queues = taskQueues(config.taskQueuePrefix);
+const workers = await createWorkers({
+  connection,
+  namespace: config.temporalNamespace,
+  queues,
+  workflowBundlePath: bundle,
+  db,
+  browser,
+  policy: createTargetPolicy({ allowPrivate: config.allowPrivateTargets }),
+  logger,
+  pageScanConcurrency: config.pageScanConcurrency,
+  aiEnrichmentConcurrency: config.aiEnrichmentConcurrency,
+  pageLoadTimeoutMs: config.pageLoadTimeoutMs,
+});
+
+const shutdown = new AbortController();
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(sig, () => {
+    logger.info({ signal: sig }, 'shutting down: finishing in-flight activities');
+    shutdown.abort();
+  });
+}
+logger.info({ queues, pageScan: config.pageScanConcurrency, aiEnrichment: config.aiEnrichmentConcurrency }, 'worker ready');
+try {
+  await runWorkers(workers, shutdown.signal);
+} finally {
+  await browser.close();
+  await connection.close();
+  await db.destroy();
+  logger.info('worker stopped');
+}

@@ -1,0 +1,1 @@
+export { ScanWorkflow } from './scan.workflow.ts';

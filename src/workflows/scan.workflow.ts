@@ -1,0 +1,82 @@
+import {
+  ActivityCancellationType,
+  ApplicationFailure,
+  CancellationScope,
+  isCancellation,
+  log,
+  proxyActivities,
+} from '@temporalio/workflow';
+import type { AiActivities } from '../activities/ai/index.ts';
+import type { BrowserActivities } from '../activities/browser/index.ts';
+import type { PersistenceActivities } from '../activities/persistence/index.ts';
+import { FAILURE_TYPES, type ScanStatus, type ScanWorkflowInput, type ScanWorkflowResult } from '../shared/contracts.ts';
+
+/**
+ * One single-page scan: Loading, AxeChecks and CustomChecks on `page-scan`, AiEnrichment on
+ * `ai-enrichment`, Finalizing on the workflows queue. Results live in PostgreSQL; the history
+ * carries ids and counts only.
+ */
+export async function ScanWorkflow(input: ScanWorkflowInput): Promise<ScanWorkflowResult> {
+  const { scanId, queues } = input;
+  const db = proxyActivities<PersistenceActivities>({
+    taskQueue: queues.workflows,
+    startToCloseTimeout: '30 seconds',
+    retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 20, nonRetryableErrorTypes: [FAILURE_TYPES.scanNotFound] },
+  });
+  const browser = proxyActivities<BrowserActivities>({
+    taskQueue: queues.pageScan,
+    startToCloseTimeout: '4 minutes',
+    heartbeatTimeout: '30 seconds',
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+    // A page that does not load is a result; only a dead browser or database gets another try.
+    retry: { initialInterval: '2 seconds', maximumAttempts: 3, nonRetryableErrorTypes: [FAILURE_TYPES.scanNotFound] },
+  });
+  const ai = proxyActivities<AiActivities>({
+    taskQueue: queues.enrichment,
+    startToCloseTimeout: '3 minutes',
+    heartbeatTimeout: '60 seconds',
+    retry: {
+      initialInterval: `${input.enrichment?.initialIntervalMs ?? 2000} milliseconds`,
+      maximumAttempts: input.enrichment?.maximumAttempts ?? 3,
+      nonRetryableErrorTypes: [FAILURE_TYPES.scanNotFound],
+    },
+  });
+
+  let findings = 0;
+  try {
+    const started = await db.markScanRunning({ scanId });
+    if (!started) return { scanId, status: 'cancelled', findings };
+
+    const result = await browser.scanPage({ scanId, reportStages: true });
+    if (result.kind === 'page-error') {
+      await db.finishScan({ scanId, status: 'failed', error: result.error });
+      return { scanId, status: 'failed', findings };
+    }
+    findings = result.findings;
+
+    await db.setScanStage({ scanId, stage: 'AiEnrichment' });
+    let status: ScanStatus = 'completed';
+    try {
+      await ai.enrichScan({ scanId });
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+      // Enrichment is a nicety: the engine's texts stay and the scan is partial, not failed.
+      log.warn('enrichment failed; keeping engine texts', { scanId, error: String(err) });
+      status = 'completed_partial';
+    }
+
+    await db.setScanStage({ scanId, stage: 'Finalizing' });
+    await db.finishScan({ scanId, status });
+    return { scanId, status, findings };
+  } catch (err) {
+    if (isCancellation(err)) {
+      await CancellationScope.nonCancellable(() => db.finishScan({ scanId, status: 'cancelled' }));
+      throw err;
+    }
+    const message = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
+    await CancellationScope.nonCancellable(() =>
+      db.finishScan({ scanId, status: 'failed', error: { code: 'browser_error', message: message.slice(0, 500) } }),
+    );
+    throw ApplicationFailure.nonRetryable(`scan ${scanId} failed: ${message}`, 'ScanFailed');
+  }
+}
