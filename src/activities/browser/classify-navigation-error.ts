@@ -8,7 +8,7 @@ const RULES: ReadonlyArray<[RegExp, PageErrorCode]> = [
   [/ERR_TOO_MANY_REDIRECTS/, 'too_many_redirects'],
   [/TimeoutError|Timeout \d+ms exceeded|ERR_TIMED_OUT|ERR_CONNECTION_TIMED_OUT/, 'timeout'],
   [/Download is starting|ERR_ABORTED.*\.(pdf|zip|png|jpe?g|gif|docx?|xlsx?)/i, 'not_html'],
-  [/ERR_CONNECTION_|ERR_ADDRESS_|ERR_INTERNET_DISCONNECTED|ERR_EMPTY_RESPONSE|ERR_NETWORK_|ERR_INVALID_RESPONSE|ERR_ABORTED|ERR_FAILED/, 'connection_failed'],
+  [/ERR_UNSAFE_PORT|ERR_CONNECTION_|ERR_ADDRESS_|ERR_INTERNET_DISCONNECTED|ERR_EMPTY_RESPONSE|ERR_NETWORK_|ERR_INVALID_RESPONSE|ERR_ABORTED|ERR_FAILED/, 'connection_failed'],
 ];
 
 /** Turns what Playwright threw while navigating into a page error: data, not a failure to retry. */
