@@ -35,9 +35,21 @@ export const systemResolver: Resolver = async (hostname) => {
 
 export type TargetVerdict = { allowed: true } | { allowed: false; reason: string };
 
+/** A decision on one host and port, with the address to connect to when allowed. */
+export type PinnedVerdict =
+  | { allowed: true; address: string | undefined }
+  | { allowed: false; reason: string }
+  | { allowed: 'unresolved'; error: unknown };
+
 export interface TargetPolicy {
+  readonly allowPrivate: boolean;
   /** Decides whether the service may fetch this URL. Unresolvable names are allowed: the fetch will fail on its own. */
   check(url: string | URL): Promise<TargetVerdict>;
+  /**
+   * Resolves and decides in one step, returning the vetted address to connect to, so that a
+   * second DNS answer (rebinding) cannot swap in a private address after the check.
+   */
+  pin(hostname: string, port: number): Promise<PinnedVerdict>;
 }
 
 export function createTargetPolicy(opts: {
@@ -48,7 +60,31 @@ export function createTargetPolicy(opts: {
 }): TargetPolicy {
   const resolver = opts.resolver ?? systemResolver;
   const allowHosts = new Set(opts.allowHosts ?? []);
+
+  async function pin(hostname: string, port: number): Promise<PinnedVerdict> {
+    const host = hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+    const exempt = opts.allowPrivate || allowHosts.has(`${host.includes(':') ? `[${host}]` : host}:${port}`);
+    if (isIP(host)) {
+      return exempt || !isForbiddenAddress(host) ? { allowed: true, address: host } : { allowed: false, reason: `${host} is not a public address` };
+    }
+    if (!exempt && (FORBIDDEN_HOSTNAMES.has(host) || host.endsWith('.localhost'))) {
+      return { allowed: false, reason: `${host} is a local or metadata host name` };
+    }
+    let addresses: string[];
+    try {
+      addresses = await resolver(host);
+    } catch (error) {
+      return { allowed: 'unresolved', error };
+    }
+    if (addresses.length === 0) return { allowed: 'unresolved', error: new Error(`no address for ${host}`) };
+    if (exempt) return { allowed: true, address: addresses[0] };
+    const bad = addresses.find(isForbiddenAddress);
+    return bad ? { allowed: false, reason: `${host} resolves to ${bad}, which is not a public address` } : { allowed: true, address: addresses[0] };
+  }
+
   return {
+    allowPrivate: opts.allowPrivate,
+    pin,
     async check(input) {
       if (opts.allowPrivate) return { allowed: true };
       let url: URL;
@@ -57,24 +93,9 @@ export function createTargetPolicy(opts: {
       } catch {
         return { allowed: false, reason: 'not a valid URL' };
       }
-      if (allowHosts.has(url.host)) return { allowed: true };
-      const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
-      if (FORBIDDEN_HOSTNAMES.has(host) || host.endsWith('.localhost')) {
-        return { allowed: false, reason: `${host} is a local or metadata host name` };
-      }
-      if (isIP(host)) {
-        return isForbiddenAddress(host)
-          ? { allowed: false, reason: `${host} is not a public address` }
-          : { allowed: true };
-      }
-      let addresses: string[];
-      try {
-        addresses = await resolver(host);
-      } catch {
-        return { allowed: true };
-      }
-      const bad = addresses.find(isForbiddenAddress);
-      return bad ? { allowed: false, reason: `${host} resolves to ${bad}, which is not a public address` } : { allowed: true };
+      const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+      const v = await pin(url.hostname, port);
+      return v.allowed === false ? v : { allowed: true };
     },
   };
 }

@@ -152,7 +152,7 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
       return fetch(main.api + path, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
     },
     async close() {
-      for (const s of servers) s.closeAllConnections?.();
+      for (const s of servers) (s as import('node:http').Server).closeAllConnections?.();
       await Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
       await running?.catch(() => {});

@@ -6,6 +6,7 @@ const RULES: ReadonlyArray<[RegExp, PageErrorCode]> = [
   [/ERR_CONNECTION_REFUSED|ECONNREFUSED/, 'connection_refused'],
   [/ERR_CERT_|ERR_SSL_|ERR_BAD_SSL/, 'tls_error'],
   [/ERR_TOO_MANY_REDIRECTS/, 'too_many_redirects'],
+  [/ERR_HTTP_RESPONSE_CODE_FAILURE/, 'http_error'],
   [/TimeoutError|Timeout \d+ms exceeded|ERR_TIMED_OUT|ERR_CONNECTION_TIMED_OUT/, 'timeout'],
   [/Download is starting|ERR_ABORTED.*\.(pdf|zip|png|jpe?g|gif|docx?|xlsx?)/i, 'not_html'],
   [/ERR_UNSAFE_PORT|ERR_CONNECTION_|ERR_ADDRESS_|ERR_INTERNET_DISCONNECTED|ERR_EMPTY_RESPONSE|ERR_NETWORK_|ERR_INVALID_RESPONSE|ERR_ABORTED|ERR_FAILED/, 'connection_failed'],

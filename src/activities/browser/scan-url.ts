@@ -7,7 +7,7 @@ import type { TargetPolicy } from '../../security/target-policy.ts';
 import { findingsFromAxe, mergeFindings, passedRules, type AxeRuleResult, type FindingDraft, type PassedRule } from './axe-findings.ts';
 import { classifyNavigationError } from './classify-navigation-error.ts';
 import { CUSTOM_RULE_IDS, customRulesSource } from './custom-rules.ts';
-import { installTargetGuard, type BlockedRequest } from './target-guard.ts';
+import { PROXY_ERROR_HEADER, startEgressProxy, type BlockedRequest, type EgressProxy } from './egress-proxy.ts';
 
 export const DESKTOP_VIEWPORT = { width: 1280, height: 800 };
 export const MOBILE_VIEWPORT = { width: 390, height: 844 };
@@ -41,16 +41,23 @@ const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
 
 /** Loads one URL in a fresh context, runs axe and the custom checks, and returns the findings. */
 export async function scanUrl(url: string, opts: ScanUrlOptions): Promise<ScanUrlResult> {
-  const context = await opts.browser.newContext({
-    viewport: DESKTOP_VIEWPORT,
-    serviceWorkers: 'block',
-    acceptDownloads: false,
-  });
+  // Unless private targets are allowed, every connection of the page goes through a vetting proxy.
+  const proxy: EgressProxy | undefined = opts.policy.allowPrivate ? undefined : await startEgressProxy(opts.policy);
+  const context = await opts.browser
+    .newContext({
+      viewport: DESKTOP_VIEWPORT,
+      serviceWorkers: 'block',
+      acceptDownloads: false,
+      ...(proxy ? { proxy: { server: proxy.server } } : {}),
+    })
+    .catch(async (err) => {
+      await proxy?.close();
+      throw err;
+    });
   const onAbort = () => void context.close().catch(() => {});
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const blocked: BlockedRequest[] = [];
-    await installTargetGuard(context, opts.policy, (b) => blocked.push(b));
+    const blocked: BlockedRequest[] = proxy?.blocked ?? [];
     const page = await context.newPage();
     page.setDefaultTimeout(opts.pageLoadTimeoutMs);
 
@@ -59,14 +66,21 @@ export async function scanUrl(url: string, opts: ScanUrlOptions): Promise<ScanUr
     try {
       response = await page.goto(url, { waitUntil: 'load', timeout: opts.pageLoadTimeoutMs });
     } catch (err) {
-      const nav = blocked.find((b) => b.isNavigation);
-      if (nav) return pageError('forbidden_target', `navigation to ${nav.url} refused: ${nav.reason}`, nav.url, null);
       opts.signal?.throwIfAborted();
-      const error = classifyNavigationError(err);
-      return { kind: 'page-error', error, finalUrl: null, httpStatus: null };
+      // A tunnel the proxy refused or could not open: its own record says why.
+      const viaProxy = proxy?.failures.at(-1);
+      if (viaProxy && /ERR_TUNNEL_CONNECTION_FAILED|ERR_PROXY|ERR_EMPTY_RESPONSE|ERR_HTTP_RESPONSE_CODE_FAILURE/.test(String(err))) {
+        return pageError(viaProxy.code, viaProxy.message, null, null);
+      }
+      return { kind: 'page-error', error: classifyNavigationError(err), finalUrl: null, httpStatus: null };
     }
     const finalUrl = page.url();
     const httpStatus = response?.status() ?? null;
+    const proxyCode = await response?.headerValue(PROXY_ERROR_HEADER);
+    if (proxyCode) {
+      const f = proxy?.failures.at(-1);
+      return pageError(f?.code ?? 'connection_failed', f?.message ?? `the scanner could not fetch ${finalUrl}`, finalUrl, null);
+    }
     if (httpStatus !== null && httpStatus >= 400) {
       return pageError('http_error', `HTTP ${httpStatus} ${response?.statusText() ?? ''}`.trim(), finalUrl, httpStatus);
     }
@@ -101,6 +115,7 @@ export async function scanUrl(url: string, opts: ScanUrlOptions): Promise<ScanUr
   } finally {
     opts.signal?.removeEventListener('abort', onAbort);
     await context.close().catch(() => {});
+    await proxy?.close();
   }
 }
 

@@ -9,6 +9,8 @@ import { envelope, envelopeSchema, paginationQuery, problemResponses, uuidParam 
 import { CreatedScanSchema, CreateScanBody, ScanListItemSchema, ScanSchema } from '../schemas/scan.schema.ts';
 import { scanDto, scanListItemDto } from '../mappers.ts';
 
+const START_DEADLINE_MS = 5000;
+
 export const scanWorkflowId = (scanId: string) => `scan-${scanId}`;
 
 const tags = ['Scans (single page)'];
@@ -76,12 +78,15 @@ export function scanRoutes(deps: AppDeps) {
     const scan = await insertSingleScan(deps.db, { url, clientIp: clientIp(c, deps.config.trustProxy) });
     const input: ScanWorkflowInput = { scanId: scan.id, queues: deps.queues, enrichment: deps.enrichmentRetry };
     try {
-      await deps.temporal.workflow.start('ScanWorkflow', {
-        workflowId: scanWorkflowId(scan.id),
-        taskQueue: deps.queues.workflows,
-        args: [input],
-        memo: { url },
-      });
+      // A bounded wait: an unreachable Temporal is a quick 503, not a hanging request.
+      await deps.temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+        deps.temporal.workflow.start('ScanWorkflow', {
+          workflowId: scanWorkflowId(scan.id),
+          taskQueue: deps.queues.workflows,
+          args: [input],
+          memo: { url },
+        }),
+      );
     } catch (err) {
       // Nothing half-written: without a workflow the row would stay queued for ever.
       await deleteScan(deps.db, scan.id).catch(() => {});
