@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs what the service needs and is missing, then exits: Debian's Chromium, the npm
+# packages (Node 24 comes with them, from the `node` package), the Temporal CLI (built once
+# from its Go module into ~/.cache/a11y-audit). Safe to run again: it skips what is there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+if [ -z "${CHROMIUM_PATH:-}" ] && [ ! -x /usr/bin/chromium ]; then
+  say "Installing Chromium from Debian's packages"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends chromium fonts-liberation
+fi
+
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "Installing npm packages (npm ci)"
+  npm ci --no-audit --no-fund
+fi
+
+say "Checking the Temporal CLI"
+npm run --silent temporal:install >/dev/null

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { envelope } from '../../src/api/schemas/common.schema.ts';
+import { loadConfig } from '../../src/config.ts';
+import { taskQueues } from '../../src/shared/task-queues.ts';
+
+describe('configuration', () => {
+  it('has the contract defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      hostExplicit: false,
+      databaseUrl: undefined,
+      temporalAddress: undefined,
+      temporalNamespace: 'default',
+      maxCrawlPages: 1000,
+      pageScanConcurrency: 3,
+      aiEnrichmentConcurrency: 2,
+      allowPrivateTargets: false,
+      scanRateLimit: 10,
+      apiKeys: [],
+      trustProxy: false,
+      logLevel: 'info',
+      openai: undefined,
+    });
+  });
+
+  it('parses values and lists every bad one', () => {
+    const c = loadConfig({ API_KEYS: ' a, b ,,', ALLOW_PRIVATE_TARGETS: 'true', PAGE_SCAN_CONCURRENCY: '5', HOST: '0.0.0.0', OPENAI_API_KEY: 'k' });
+    expect(c.apiKeys).toEqual(['a', 'b']);
+    expect(c.allowPrivateTargets).toBe(true);
+    expect(c.pageScanConcurrency).toBe(5);
+    expect(c.hostExplicit).toBe(true);
+    expect(c.openai).toMatchObject({ apiKey: 'k', model: 'gpt-4o-mini' });
+    expect(() => loadConfig({ PORT: 'x', PAGE_SCAN_CONCURRENCY: '0', ALLOW_PRIVATE_TARGETS: 'maybe' })).toThrow(/PORT[\s\S]*PAGE_SCAN_CONCURRENCY[\s\S]*ALLOW_PRIVATE_TARGETS/);
+  });
+
+  it('names task queues after the spec\'s stages, with an optional prefix', () => {
+    expect(taskQueues()).toEqual({ workflows: 'a11y-workflows', discovery: 'crawl-discovery', pageScan: 'page-scan', enrichment: 'ai-enrichment' });
+    expect(taskQueues('t1').pageScan).toBe('t1-page-scan');
+  });
+});
+
+describe('pagination envelope', () => {
+  it('links the neighbouring pages and keeps other parameters', () => {
+    const e = envelope('http://h/api/sites/x/issues?severity=critical&limit=2&offset=2', { limit: 2, offset: 2 }, 5, ['a', 'b']);
+    expect(e).toEqual({
+      data: ['a', 'b'],
+      pagination: { total: 5, limit: 2, offset: 2, count: 2 },
+      links: {
+        self: '/api/sites/x/issues?severity=critical&limit=2&offset=2',
+        next: '/api/sites/x/issues?severity=critical&limit=2&offset=4',
+        prev: '/api/sites/x/issues?severity=critical&limit=2&offset=0',
+      },
+    });
+    expect(envelope('http://h/api/scans', { limit: 20, offset: 0 }, 0, []).links).toEqual({ self: '/api/scans?limit=20&offset=0', next: null, prev: null });
+  });
+});
