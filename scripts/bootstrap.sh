@@ -15,8 +15,11 @@ if [ -z "${CHROMIUM_PATH:-}" ] && [ ! -x /usr/bin/chromium ]; then
 fi
 
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  say "Installing npm packages (npm ci)"
-  npm ci --no-audit --no-fund
+  say "Installing npm packages from package-lock.json"
+  # Not `npm ci`: the registry our machines reach lacks other platforms' optional binaries
+  # (e.g. @swc/core-darwin-*), which `npm ci` insists on finding. `npm install` installs the
+  # locked versions and leaves the lock file as it is.
+  npm install --no-audit --no-fund
 fi
 
 say "Checking the Temporal CLI"

@@ -17,6 +17,7 @@ export const configSchema = z.object({
   DATA_DIR: z.string().min(1).default('.data'),
   TEMPORAL_ADDRESS: z.string().min(1).optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_DEV_PORT: intIn(1, 65535, 7233),
   TEMPORAL_UI_PORT: intIn(1, 65535, 8233),
   TASK_QUEUE_PREFIX: z
     .string()
@@ -49,6 +50,7 @@ export interface Config {
   readonly dataDir: string;
   readonly temporalAddress: string | undefined;
   readonly temporalNamespace: string;
+  readonly temporalDevPort: number;
   readonly temporalUiPort: number;
   readonly taskQueuePrefix: string;
   readonly maxCrawlPages: number;
@@ -91,6 +93,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: c.DATA_DIR,
     temporalAddress: c.TEMPORAL_ADDRESS,
     temporalNamespace: c.TEMPORAL_NAMESPACE,
+    temporalDevPort: c.TEMPORAL_DEV_PORT,
     temporalUiPort: c.TEMPORAL_UI_PORT,
     taskQueuePrefix: c.TASK_QUEUE_PREFIX,
     maxCrawlPages: c.MAX_CRAWL_PAGES,

@@ -71,7 +71,7 @@ try {
   if (!temporalAddress) {
     temporal = await startDevServer({
       dbFile: path.join(config.dataDir, 'temporal.sqlite'),
-      port: 7233,
+      port: config.temporalDevPort,
       uiPort: config.temporalUiPort,
       namespace: config.temporalNamespace,
       log: (m) => logger.info(m),
