@@ -16,7 +16,7 @@ await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
 const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
 
 const port = await freePort();
-const env = {
+const env: NodeJS.ProcessEnv = {
   ...process.env,
   PORT: String(port),
   DATA_DIR: path.resolve('.data', 'bench'),
