@@ -134,7 +134,8 @@ async function settle(page: Page, capMs: number): Promise<void> {
  */
 async function runCustomChecks(page: Page): Promise<{ violations: FindingDraft[]; incomplete: FindingDraft[] }> {
   await page.setViewportSize(MOBILE_VIEWPORT);
-  await settle(page, 1000);
+  // A resize needs a new layout, not new network traffic: two animation frames suffice.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   const results = await new AxeBuilder({ page, axeSource: AXE_WITH_CUSTOM_RULES })
     .withRules([CUSTOM_RULE_IDS.linkTextGeneric, 'target-size'])
     .analyze();
