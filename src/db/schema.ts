@@ -54,7 +54,114 @@ export interface RateLimitWindowsTable {
   count: number;
 }
 
+export interface SitesTable {
+  id: Generated<string>;
+  hostname: string;
+  name: string;
+  base_url: string;
+  created_at: Generated<Date>;
+}
+
+export interface CrawlsTable {
+  id: Generated<string>;
+  site_id: string;
+  status: Generated<string>;
+  max_pages: number;
+  total_pages: Generated<number>;
+  scanned_pages: Generated<number>;
+  enriched_pages: Generated<number>;
+  failed_pages: Generated<number>;
+  enrich_failed_pages: Generated<number>;
+  overall_score: number | null;
+  new_issues: number | null;
+  fixed_issues: number | null;
+  discovery_done: Generated<boolean>;
+  broken_links: Generated<number>;
+  error: Json<{ code: string; message: string }> | null;
+  created_at: Generated<Date>;
+  started_at: Timestamp | null;
+  completed_at: Timestamp | null;
+}
+
+export interface PagesTable {
+  id: Generated<string>;
+  site_id: string;
+  url: string;
+  path: string;
+  title: string | null;
+  depth: number;
+  discovered_via: 'root' | 'link' | 'sitemap';
+  http_status: number | null;
+  latest_score: number | null;
+  last_scanned_at: Timestamp | null;
+  created_at: Generated<Date>;
+}
+
+export type CrawlPageState = 'pending' | 'dispatched' | 'scanned' | 'failed' | 'enriched' | 'enrich_failed';
+
+export interface CrawlPagesTable {
+  crawl_id: string;
+  page_id: string;
+  seq: Generated<number>;
+  depth: number;
+  state: Generated<CrawlPageState>;
+  claim_key: string | null;
+  error: Json<{ code: string; message: string }> | null;
+}
+
+export interface CrawlUrlsTable {
+  crawl_id: string;
+  url: string;
+  seq: Generated<number>;
+  depth: number;
+  via: 'root' | 'link' | 'sitemap';
+  state: Generated<'queued' | 'done'>;
+  outcome: string | null;
+}
+
+export interface StatusChange {
+  from: string | null;
+  to: string;
+  changedBy: 'user' | 'crawl';
+  crawlId: string | null;
+  note: string | null;
+  at: string;
+}
+
+export interface IssuesTable {
+  id: Generated<string>;
+  site_id: string;
+  page_id: string;
+  fingerprint: string;
+  rule_id: string;
+  type: 'confirmed' | 'needs_review';
+  severity: 'critical' | 'serious' | 'moderate' | 'minor';
+  wcag_criterion: string;
+  wcag_level: 'A' | 'AA';
+  element_selector: string;
+  element_html: string;
+  description: string;
+  fix_suggestion: string;
+  help_url: string | null;
+  data: Json<Record<string, unknown>>;
+  status: Generated<'open' | 'fixed' | 'dismissed' | 'cant_fix'>;
+  status_history: Json<StatusChange[]>;
+  last_finding_id: string | null;
+  first_crawl_id: string | null;
+  last_crawl_id: string | null;
+  first_seen_at: Timestamp;
+  last_seen_at: Timestamp;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 export interface DB {
+  sites: SitesTable;
+  crawls: CrawlsTable;
+  pages: PagesTable;
+  crawl_pages: CrawlPagesTable;
+  crawl_urls: CrawlUrlsTable;
+  issues: IssuesTable;
   page_scans: PageScansTable;
   findings: FindingsTable;
   rate_limit_windows: RateLimitWindowsTable;
@@ -65,3 +172,8 @@ export type NewPageScan = Insertable<PageScansTable>;
 export type PageScanUpdate = Updateable<PageScansTable>;
 export type Finding = Selectable<FindingsTable>;
 export type NewFinding = Insertable<FindingsTable>;
+
+export type Site = Selectable<SitesTable>;
+export type Crawl = Selectable<CrawlsTable>;
+export type Page = Selectable<PagesTable>;
+export type Issue = Selectable<IssuesTable>;

@@ -67,8 +67,38 @@ export interface ScanWorkflowResult {
   findings: number;
 }
 
+export interface DiscoveryOptions {
+  /** Per request, discovery's plain HTTP fetches. */
+  fetchTimeoutMs: number;
+  maxDepth: number;
+  /** Distinct query strings admitted per path (query-string traps). */
+  maxQueryVariants: number;
+  /** Fetches in flight at once within the one discovery slot. */
+  concurrency: number;
+}
+
+export const DEFAULT_DISCOVERY_OPTIONS: DiscoveryOptions = { fetchTimeoutMs: 10_000, maxDepth: 20, maxQueryVariants: 10, concurrency: 4 };
+
+export interface CrawlWorkflowInput {
+  crawlId: string;
+  siteId: string;
+  queues: TaskQueues;
+  discovery: DiscoveryOptions;
+  /** Pages in flight (scanning or enriching) at once; worker slots bound what actually runs. */
+  window?: number;
+  /** Carried across continue-as-new. */
+  state?: { discoveryStarted: boolean; run: number };
+  enrichment?: { maximumAttempts: number; initialIntervalMs: number };
+}
+
+export interface CrawlWorkflowResult {
+  crawlId: string;
+  status: string;
+}
+
 /** ApplicationFailure types; the Temporal UI shows them on failed attempts. */
 export const FAILURE_TYPES = {
+  crawlNotFound: 'CrawlNotFound',
   scanNotFound: 'ScanNotFound',
   browserCrashed: 'BrowserCrashed',
   enrichmentFailed: 'EnrichmentFailed',

@@ -2,6 +2,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { createAiActivities, type AiActivities } from '../activities/ai/index.ts';
 import { createBrowserActivities, type BrowserActivities } from '../activities/browser/index.ts';
 import type { BrowserProvider } from '../activities/browser/browser-provider.ts';
+import { createDiscoveryActivities } from '../activities/discovery/index.ts';
 import { createPersistenceActivities, type PersistenceActivities } from '../activities/persistence/index.ts';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
@@ -33,6 +34,7 @@ export async function createWorkers(deps: WorkerDeps): Promise<Worker[]> {
   const persistence = { ...createPersistenceActivities(deps), ...deps.overrides?.persistence };
   const browser = { ...createBrowserActivities(deps), ...deps.overrides?.browser };
   const ai = { ...createAiActivities(deps), ...deps.overrides?.ai };
+  const discovery = createDiscoveryActivities(deps);
   return Promise.all([
     Worker.create({
       ...common,
@@ -41,6 +43,12 @@ export async function createWorkers(deps: WorkerDeps): Promise<Worker[]> {
       activities: persistence,
       maxConcurrentActivityTaskExecutions: 20,
       maxEagerActivityReservationsPerWorkflowTask: 0,
+    }),
+    Worker.create({
+      ...common,
+      taskQueue: deps.queues.discovery,
+      activities: discovery,
+      maxConcurrentActivityTaskExecutions: 1,
     }),
     Worker.create({
       ...common,

@@ -1,1 +1,2 @@
 export { ScanWorkflow } from './scan.workflow.ts';
+export { CrawlWorkflow, DiscoveryWorkflow } from './crawl.workflow.ts';

@@ -1,14 +1,16 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { saveScanPageInfo, saveScanResult, setScanStage, findScan } from '../../db/repositories/scan.repository.ts';
+import { sql } from 'kysely';
+import { crawlPageState, ensureCrawlPageScan, transitionPage } from '../../db/repositories/crawl.repository.ts';
+import { findScan, saveScanPageInfo, saveScanResult, setScanStage } from '../../db/repositories/scan.repository.ts';
 import type { Database } from '../../db/database.ts';
-import { FAILURE_TYPES, type ScanPageResult } from '../../shared/contracts.ts';
+import { FAILURE_TYPES, type PageError, type ScanPageResult, type ScanStage } from '../../shared/contracts.ts';
 import { pageScore } from '../../shared/score.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
 import type { Logger } from '../../logger.ts';
 import { fingerprint } from './axe-findings.ts';
 import type { BrowserProvider } from './browser-provider.ts';
 import { isBrowserGone } from './classify-navigation-error.ts';
-import { scanUrl } from './scan-url.ts';
+import { scanUrl, type ScanUrlResult } from './scan-url.ts';
 
 export interface BrowserActivityDeps {
   db: Database;
@@ -27,74 +29,131 @@ function startHeartbeat(details: () => unknown, everyMs = 2000): () => void {
 }
 
 export function createBrowserActivities(deps: BrowserActivityDeps) {
+  /**
+   * Scans `url` for the page_scans row `scanId` and stores its findings. A page that cannot be
+   * loaded is a result, not a failure: only a dead browser or database is retried.
+   */
+  async function scanAndStore(scanId: string, url: string, onStage?: (s: ScanStage) => Promise<void>): Promise<ScanUrlResult> {
+    const ctx = Context.current();
+    let stage = 'Starting';
+    const stopHeartbeat = startHeartbeat(() => ({ stage }));
+    try {
+      const browser = await deps.browser.get();
+      const result = await Promise.race([
+        scanUrl(url, {
+          browser,
+          policy: deps.policy,
+          pageLoadTimeoutMs: deps.pageLoadTimeoutMs,
+          signal: ctx.cancellationSignal,
+          onStage: async (s) => {
+            stage = s;
+            ctx.heartbeat({ stage });
+            await onStage?.(s);
+          },
+        }),
+        ctx.cancelled,
+      ]);
+      if (result.kind === 'page-error') {
+        await saveScanPageInfo(deps.db, scanId, { finalUrl: result.finalUrl, httpStatus: result.httpStatus });
+        return result;
+      }
+      await saveScanResult(deps.db, scanId, {
+        pageTitle: result.pageTitle,
+        finalUrl: result.finalUrl,
+        httpStatus: result.httpStatus,
+        score: pageScore(result.findings),
+        passes: result.passes,
+        findings: result.findings.map((f) => ({
+          rule_id: f.ruleId,
+          type: f.type,
+          severity: f.severity,
+          wcag_criterion: f.wcagCriterion,
+          wcag_level: f.wcagLevel,
+          element_selector: f.elementSelector,
+          element_html: f.elementHtml,
+          engine_help: f.engineHelp,
+          engine_description: f.engineDescription,
+          failure_summary: f.failureSummary,
+          help_url: f.helpUrl,
+          // Engine texts until enrichment replaces them; they stay if enrichment fails.
+          description: `${f.engineHelp}. ${f.engineDescription}.`.replace(/\.\./g, '.'),
+          fix_suggestion: f.failureSummary || f.engineHelp,
+          data: JSON.stringify({ ...f.data, ...(result.blocked.length ? { blockedRequests: result.blocked.length } : {}) }),
+          fingerprint: fingerprint(url, f.ruleId, f.elementSelector),
+        })),
+      });
+      return result;
+    } catch (err) {
+      if (isBrowserGone(err) && !ctx.cancellationSignal.aborted) {
+        await deps.browser.close();
+        throw ApplicationFailure.retryable(`browser died while scanning: ${(err as Error).message}`, FAILURE_TYPES.browserCrashed);
+      }
+      throw err;
+    } finally {
+      stopHeartbeat();
+    }
+  }
+
   return {
-    /**
-     * Scans the page of one page_scans row and stores its findings. A page that cannot be loaded
-     * is a result (`page-error`), not a failure: only a dead browser or database is retried.
-     */
+    /** The page of a single-page scan; reports each stage on the scan row as it starts. */
     async scanPage(input: { scanId: string; reportStages: boolean }): Promise<ScanPageResult> {
-      const ctx = Context.current();
       const scan = await findScan(deps.db, input.scanId);
       if (!scan) throw ApplicationFailure.nonRetryable(`scan ${input.scanId} does not exist`, FAILURE_TYPES.scanNotFound);
-      let stage = 'Starting';
-      const stopHeartbeat = startHeartbeat(() => ({ stage }));
-      try {
-        const browser = await deps.browser.get();
-        const result = await Promise.race([
-          scanUrl(scan.url, {
-            browser,
-            policy: deps.policy,
-            pageLoadTimeoutMs: deps.pageLoadTimeoutMs,
-            signal: ctx.cancellationSignal,
-            onStage: async (s) => {
-              stage = s;
-              ctx.heartbeat({ stage });
-              if (input.reportStages) await setScanStage(deps.db, input.scanId, s);
-            },
-          }),
-          ctx.cancelled,
-        ]);
-        if (result.kind === 'page-error') {
-          await saveScanPageInfo(deps.db, input.scanId, { finalUrl: result.finalUrl, httpStatus: result.httpStatus });
-          return { kind: 'page-error', error: result.error };
-        }
-        const pageUrl = scan.url;
-        await saveScanResult(deps.db, input.scanId, {
-          pageTitle: result.pageTitle,
-          finalUrl: result.finalUrl,
-          httpStatus: result.httpStatus,
-          score: pageScore(result.findings),
-          passes: result.passes,
-          findings: result.findings.map((f) => ({
-            rule_id: f.ruleId,
-            type: f.type,
-            severity: f.severity,
-            wcag_criterion: f.wcagCriterion,
-            wcag_level: f.wcagLevel,
-            element_selector: f.elementSelector,
-            element_html: f.elementHtml,
-            engine_help: f.engineHelp,
-            engine_description: f.engineDescription,
-            failure_summary: f.failureSummary,
-            help_url: f.helpUrl,
-            // Engine texts until enrichment replaces them; they stay if enrichment fails.
-            description: `${f.engineHelp}. ${f.engineDescription}.`.replace(/\.\./g, '.'),
-            fix_suggestion: f.failureSummary || f.engineHelp,
-            data: JSON.stringify({ ...f.data, ...(result.blocked.length ? { blockedRequests: result.blocked.length } : {}) }),
-            fingerprint: fingerprint(pageUrl, f.ruleId, f.elementSelector),
-          })),
-        });
-        deps.logger.info({ scanId: input.scanId, findings: result.findings.length }, 'page scanned');
-        return { kind: 'scanned', findings: result.findings.length, pageTitle: result.pageTitle };
-      } catch (err) {
-        if (isBrowserGone(err) && !ctx.cancellationSignal.aborted) {
-          await deps.browser.close();
-          throw ApplicationFailure.retryable(`browser died while scanning: ${(err as Error).message}`, FAILURE_TYPES.browserCrashed);
-        }
-        throw err;
-      } finally {
-        stopHeartbeat();
+      const result = await scanAndStore(scan.id, scan.url, input.reportStages ? (s) => setScanStage(deps.db, scan.id, s) : undefined);
+      if (result.kind === 'page-error') return { kind: 'page-error', error: result.error };
+      deps.logger.info({ scanId: scan.id, findings: result.findings.length }, 'page scanned');
+      return { kind: 'scanned', findings: result.findings.length, pageTitle: result.pageTitle };
+    },
+
+    /**
+     * One page of a crawl: exactly one page_scans row per page per crawl, and the page's state and
+     * the crawl's counters move once, however often this activity runs.
+     */
+    async scanCrawlPage(input: { crawlId: string; pageId: string }): Promise<ScanPageResult> {
+      const state = await crawlPageState(deps.db, input.crawlId, input.pageId);
+      if (state === undefined) throw ApplicationFailure.nonRetryable(`page ${input.pageId} is not part of crawl ${input.crawlId}`, FAILURE_TYPES.crawlNotFound);
+      const page = await deps.db.selectFrom('pages').select(['id', 'url']).where('id', '=', input.pageId).executeTakeFirstOrThrow();
+      const row = await ensureCrawlPageScan(deps.db, { crawlId: input.crawlId, pageId: page.id, url: page.url });
+      if (state !== 'dispatched' && state !== 'pending') {
+        // Done by an earlier attempt that committed but did not report back.
+        const scan = await findScan(deps.db, row.id);
+        if (state === 'failed') return { kind: 'page-error', error: (scan?.error as PageError | null) ?? { code: 'browser_error', message: 'failed' } };
+        const n = await deps.db.selectFrom('findings').select((eb) => eb.fn.countAll<number>().as('n')).where('page_scan_id', '=', row.id).executeTakeFirstOrThrow();
+        return { kind: 'scanned', findings: n.n, pageTitle: scan?.page_title ?? null };
       }
+      const result = await scanAndStore(row.id, page.url);
+      await deps.db.transaction().execute(async (trx) => {
+        const ok = result.kind === 'scanned';
+        const scan = await trx
+          .updateTable('page_scans')
+          .set({
+            status: ok ? 'completed' : 'failed',
+            progress: 100,
+            error: ok ? null : JSON.stringify(result.error),
+            completed_at: sql<Date>`now()`,
+            duration_ms: sql<number>`(extract(epoch from (now() - coalesce(started_at, created_at))) * 1000)::int`,
+          })
+          .where('id', '=', row.id)
+          .returning(['score', 'page_title', 'http_status'])
+          .executeTakeFirstOrThrow();
+        await trx
+          .updateTable('pages')
+          .set({
+            http_status: scan.http_status,
+            ...(ok ? { latest_score: scan.score, title: scan.page_title, last_scanned_at: sql<Date>`now()` } : {}),
+          })
+          .where('id', '=', page.id)
+          .execute();
+        await transitionPage(trx, {
+          crawlId: input.crawlId,
+          pageId: page.id,
+          from: ['dispatched', 'pending'],
+          to: ok ? 'scanned' : 'failed',
+          ...(ok ? {} : { error: result.error }),
+        });
+      });
+      if (result.kind === 'page-error') return { kind: 'page-error', error: result.error };
+      return { kind: 'scanned', findings: result.findings.length, pageTitle: result.pageTitle };
     },
   };
 }

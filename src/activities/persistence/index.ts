@@ -1,6 +1,9 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Database } from '../../db/database.ts';
 import { finishScan, findScan, listFindings, markScanRunning, setScanStage } from '../../db/repositories/scan.repository.ts';
+import { sql } from 'kysely';
+import { claimPages, findCrawl, markCrawlRunning, setDiscoveryDone, transitionPage } from '../../db/repositories/crawl.repository.ts';
+import { finalizeCrawl } from '../../db/repositories/issue.repository.ts';
 import { FAILURE_TYPES, type PageError, type ScanStage, type ScanStatus } from '../../shared/contracts.ts';
 import type { Logger } from '../../logger.ts';
 import { engineSummary } from '../ai/index.ts';
@@ -23,6 +26,68 @@ export function createPersistenceActivities(deps: PersistenceActivityDeps) {
 
     async setScanStage(input: { scanId: string; stage: ScanStage }): Promise<void> {
       await setScanStage(deps.db, input.scanId, input.stage);
+    },
+
+    async markCrawlRunning(input: { crawlId: string }): Promise<boolean> {
+      const crawl = await markCrawlRunning(deps.db, input.crawlId);
+      if (crawl) return true;
+      if (!(await findCrawl(deps.db, input.crawlId))) {
+        throw ApplicationFailure.nonRetryable(`crawl ${input.crawlId} does not exist`, FAILURE_TYPES.crawlNotFound);
+      }
+      return false;
+    },
+
+    /** Pending pages for the crawl loop, plus whether discovery can still add more. */
+    async claimPages(input: { crawlId: string; claimKey: string; limit: number }): Promise<{ pageIds: string[]; discoveryDone: boolean }> {
+      // Read the flag first: if discovery was done before the claim, the claim saw all its pages.
+      const crawl = await findCrawl(deps.db, input.crawlId);
+      const discoveryDone = crawl?.discovery_done ?? true;
+      const pageIds = await claimPages(deps.db, input.crawlId, input.claimKey, input.limit);
+      return { pageIds, discoveryDone };
+    },
+
+    async markDiscoveryDone(input: { crawlId: string }): Promise<void> {
+      await setDiscoveryDone(deps.db, input.crawlId);
+    },
+
+    /** A page whose scan activity failed for good (browser crashes): counted as failed once. */
+    async markPageScanFailed(input: { crawlId: string; pageId: string; message: string }): Promise<void> {
+      const error = { code: 'browser_error', message: input.message.slice(0, 500) };
+      await deps.db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('page_scans')
+          .set({ status: 'failed', error: JSON.stringify(error), completed_at: sql<Date>`now()` })
+          .where('kind', '=', 'crawl')
+          .where('crawl_id', '=', input.crawlId)
+          .where('page_id', '=', input.pageId)
+          .execute();
+        await transitionPage(trx, { crawlId: input.crawlId, pageId: input.pageId, from: ['dispatched', 'pending'], to: 'failed', error });
+      });
+    },
+
+    /** A page whose enrichment failed for good: engine texts stay, the crawl becomes partial. */
+    async markEnrichFailed(input: { crawlId: string; pageId: string }): Promise<void> {
+      await deps.db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('page_scans')
+          .set({ status: 'completed_partial' })
+          .where('kind', '=', 'crawl')
+          .where('crawl_id', '=', input.crawlId)
+          .where('page_id', '=', input.pageId)
+          .execute();
+        await transitionPage(trx, { crawlId: input.crawlId, pageId: input.pageId, from: ['scanned'], to: 'enrich_failed' });
+      });
+    },
+
+    async finalizeCrawl(input: { crawlId: string; cancelled: boolean }): Promise<{ status: string; newIssues: number | null; fixedIssues: number | null }> {
+      const { crawl, alreadyEnded } = await finalizeCrawl(deps.db, input.crawlId, { cancelled: input.cancelled });
+      if (!alreadyEnded) {
+        deps.logger.info(
+          { crawlId: crawl.id, status: crawl.status, pages: crawl.total_pages, scanned: crawl.scanned_pages, newIssues: crawl.new_issues, fixedIssues: crawl.fixed_issues },
+          'crawl finished',
+        );
+      }
+      return { status: crawl.status, newIssues: crawl.new_issues, fixedIssues: crawl.fixed_issues };
     },
 
     /** Ends the scan; a completed scan without an enriched summary gets the engine's own. */

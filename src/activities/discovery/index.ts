@@ -1,0 +1,164 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import {
+  allFrontierUrls,
+  countCrawlPages,
+  enqueueUrls,
+  findCrawl,
+  incrementBrokenLinks,
+  markUrlDone,
+  nextQueuedUrls,
+  registerPage,
+  setDiscoveryDone,
+  type FrontierUrl,
+} from '../../db/repositories/crawl.repository.ts';
+import { findSite } from '../../db/repositories/site.repository.ts';
+import type { Database } from '../../db/database.ts';
+import type { Logger } from '../../logger.ts';
+import type { TargetPolicy } from '../../security/target-policy.ts';
+import { FAILURE_TYPES, type DiscoveryOptions } from '../../shared/contracts.ts';
+import { extractLinks } from './extract-links.ts';
+import { fetchPage, type FetchOutcome } from './fetch-page.ts';
+import { readRobots, readSitemaps } from './sitemaps.ts';
+import { looksLikeAsset, normalizeUrl, pathOf, sameSite } from './urls.ts';
+
+export interface DiscoveryActivityDeps {
+  db: Database;
+  policy: TargetPolicy;
+  logger: Logger;
+}
+
+/** Bounds query-string traps: at most `max` distinct queries per path. */
+class QueryBudget {
+  private readonly perPath = new Map<string, number>();
+  private readonly max: number;
+  constructor(max: number) {
+    this.max = max;
+  }
+  admit(url: string): boolean {
+    const u = new URL(url);
+    if (!u.search) return true;
+    const n = this.perPath.get(u.pathname) ?? 0;
+    if (n >= this.max) return false;
+    this.perPath.set(u.pathname, n + 1);
+    return true;
+  }
+}
+
+export function createDiscoveryActivities(deps: DiscoveryActivityDeps) {
+  /** One fetched URL into the database: a page (maybe failed), a broken link, or nothing. */
+  async function record(
+    crawlId: string,
+    siteId: string,
+    siteUrl: string,
+    item: FrontierUrl,
+    outcome: FetchOutcome,
+  ): Promise<{ added: boolean; links: string[] }> {
+    switch (outcome.kind) {
+      case 'html': {
+        const finalUrl = normalizeUrl(outcome.finalUrl)!;
+        // A same-site redirect lands on its target, counted once under that URL.
+        if (finalUrl !== item.url) await markUrlDone(deps.db, crawlId, finalUrl, 'html');
+        const reg = await registerPage(deps.db, {
+          crawlId,
+          siteId,
+          url: finalUrl,
+          path: pathOf(finalUrl),
+          depth: item.depth,
+          via: item.via,
+          httpStatus: outcome.status,
+        });
+        const { links, base } = extractLinks(outcome.body);
+        const baseUrl = (base && normalizeUrl(base, finalUrl)) || finalUrl;
+        const out: string[] = [];
+        for (const href of links) {
+          const u = normalizeUrl(href, baseUrl);
+          if (u && sameSite(u, siteUrl) && !looksLikeAsset(u)) out.push(u);
+        }
+        return { added: reg.added, links: out };
+      }
+      case 'unreachable': {
+        // No answer in time, or 5xx after a retry: a page that failed, per the contract.
+        const url = normalizeUrl(outcome.finalUrl) ?? item.url;
+        const reg = await registerPage(deps.db, {
+          crawlId,
+          siteId,
+          url,
+          path: pathOf(url),
+          depth: item.depth,
+          via: item.via,
+          httpStatus: null,
+          failed: { code: outcome.code, message: outcome.message },
+        });
+        return { added: reg.added, links: [] };
+      }
+      case 'broken':
+        await incrementBrokenLinks(deps.db, crawlId);
+        return { added: false, links: [] };
+      default:
+        return { added: false, links: [] };
+    }
+  }
+
+  return {
+    /**
+     * Breadth-first discovery over plain HTTP from the site's base URL plus its sitemaps. Pages are
+     * written as they are found, so scanning starts at once. All state lives in the database: a
+     * retried run resumes where the last one stopped.
+     */
+    async discoverPages(input: { crawlId: string; options: DiscoveryOptions }): Promise<{ totalPages: number }> {
+      const ctx = Context.current();
+      const o = input.options;
+      const crawl = await findCrawl(deps.db, input.crawlId);
+      if (!crawl) throw ApplicationFailure.nonRetryable(`crawl ${input.crawlId} does not exist`, FAILURE_TYPES.crawlNotFound);
+      const site = (await findSite(deps.db, crawl.site_id))!;
+      const siteUrl = site.base_url;
+      const log = deps.logger.child({ crawlId: crawl.id, siteId: site.id });
+      let found = crawl.total_pages;
+      const heartbeat = () => ctx.heartbeat({ pages: found });
+      heartbeat();
+
+      const robots = await readRobots(siteUrl, deps.policy, o.fetchTimeoutMs);
+      const seed: FrontierUrl[] = [{ url: normalizeUrl(siteUrl)!, depth: 0, via: 'root' }];
+      const fromSitemaps = await readSitemaps(siteUrl, robots.sitemaps, deps.policy, { timeoutMs: o.fetchTimeoutMs, maxUrls: crawl.max_pages * 2 });
+      for (const url of fromSitemaps) if (robots.isAllowed(url)) seed.push({ url, depth: 1, via: 'sitemap' });
+      await enqueueUrls(deps.db, crawl.id, seed);
+      heartbeat();
+
+      const queries = new QueryBudget(o.maxQueryVariants);
+      const known = new Set(await allFrontierUrls(deps.db, crawl.id));
+      for (const u of known) queries.admit(u);
+
+      while (found < crawl.max_pages) {
+        if (ctx.cancellationSignal.aborted) break;
+        const batch = await nextQueuedUrls(deps.db, crawl.id, o.concurrency);
+        if (batch.length === 0) break;
+        const outcomes = await Promise.all(
+          batch.map((b) => fetchPage(b.url, { siteUrl, policy: deps.policy, timeoutMs: o.fetchTimeoutMs, retries: 1 })),
+        );
+        for (let i = 0; i < batch.length; i++) {
+          const item = batch[i]!;
+          const outcome = outcomes[i]!;
+          if (found < crawl.max_pages) {
+            const next = await record(crawl.id, site.id, siteUrl, item, outcome);
+            if (next.added) found = await countCrawlPages(deps.db, crawl.id);
+            const links: FrontierUrl[] = [];
+            for (const link of next.links) {
+              if (known.has(link)) continue;
+              known.add(link);
+              if (item.depth + 1 > o.maxDepth || !robots.isAllowed(link) || !queries.admit(link)) continue;
+              links.push({ url: link, depth: item.depth + 1, via: 'link' });
+            }
+            await enqueueUrls(deps.db, crawl.id, links);
+          }
+          await markUrlDone(deps.db, crawl.id, item.url, outcome.kind);
+        }
+        heartbeat();
+      }
+      if (!ctx.cancellationSignal.aborted) await setDiscoveryDone(deps.db, crawl.id);
+      log.info({ totalPages: found }, 'discovery finished');
+      return { totalPages: found };
+    }
+  };
+}
+
+export type DiscoveryActivities = ReturnType<typeof createDiscoveryActivities>;

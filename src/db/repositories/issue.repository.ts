@@ -1,0 +1,171 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Crawl, DB, Issue } from '../schema.ts';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+/** now() as the contract's ISO 8601 UTC text, for status history entries written in SQL. */
+const NOW_ISO = sql`to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+function historyEntry(from: string | null, to: string, crawlId: string) {
+  return sql`jsonb_build_array(jsonb_build_object('from', ${from}::text, 'to', ${to}::text, 'changedBy', 'crawl', 'crawlId', ${crawlId}::text, 'note', null, 'at', ${NOW_ISO}))`;
+}
+
+export interface FinalizeResult {
+  crawl: Crawl;
+  alreadyEnded: boolean;
+}
+
+/**
+ * Ends a crawl once, in one transaction: page scores, the crawl score, and the diff against the
+ * site's issues (new, reopened-as-new, fixed on pages scanned successfully this time; dismissed
+ * and cant_fix untouched), every status change appended to the issue's history.
+ */
+export async function finalizeCrawl(db: Kysely<DB>, crawlId: string, opts: { cancelled: boolean }): Promise<FinalizeResult> {
+  return db.transaction().execute(async (trx) => {
+    const crawl = await trx.selectFrom('crawls').selectAll().where('id', '=', crawlId).forUpdate().executeTakeFirstOrThrow();
+    if (['completed', 'completed_partial', 'cancelled', 'failed'].includes(crawl.status)) return { crawl, alreadyEnded: true };
+    const siteId = crawl.site_id;
+
+    await sql`
+      create temp table crawl_findings on commit drop as
+      select distinct on (fi.fingerprint) fi.*, ps.page_id
+      from findings fi join page_scans ps on ps.id = fi.page_scan_id
+      where ps.kind = 'crawl' and ps.crawl_id = ${crawlId} and ps.status in ('completed', 'completed_partial')
+      order by fi.fingerprint, fi.id`.execute(trx);
+    await sql`create index on crawl_findings (fingerprint)`.execute(trx);
+
+    await sql`
+      update pages p set latest_score = ps.score, last_scanned_at = ps.completed_at, title = coalesce(ps.page_title, p.title)
+      from page_scans ps
+      where ps.kind = 'crawl' and ps.crawl_id = ${crawlId} and ps.page_id = p.id and ps.status in ('completed', 'completed_partial')`.execute(trx);
+
+    const reopened = await sql<{ id: string }>`
+      update issues i set status = 'open', status_history = i.status_history || ${historyEntry('fixed', 'open', crawlId)}, updated_at = now()
+      from crawl_findings f
+      where i.site_id = ${siteId} and i.fingerprint = f.fingerprint and i.status = 'fixed'
+      returning i.id`.execute(trx);
+
+    const upserted = await sql<{ inserted: boolean }>`
+      insert into issues (site_id, page_id, fingerprint, rule_id, type, severity, wcag_criterion, wcag_level, element_selector,
+                          element_html, description, fix_suggestion, help_url, data, status, status_history, last_finding_id,
+                          first_crawl_id, last_crawl_id, first_seen_at, last_seen_at)
+      select ${siteId}, f.page_id, f.fingerprint, f.rule_id, f.type, f.severity, f.wcag_criterion, f.wcag_level, f.element_selector,
+             f.element_html, f.description, f.fix_suggestion, f.help_url, f.data, 'open', ${historyEntry(null, 'open', crawlId)}, f.id,
+             ${crawlId}, ${crawlId}, now(), now()
+      from crawl_findings f
+      on conflict (site_id, fingerprint) do update set
+        page_id = excluded.page_id, type = excluded.type, severity = excluded.severity, wcag_criterion = excluded.wcag_criterion,
+        wcag_level = excluded.wcag_level, element_html = excluded.element_html, description = excluded.description,
+        fix_suggestion = excluded.fix_suggestion, help_url = excluded.help_url, data = excluded.data,
+        last_finding_id = excluded.last_finding_id, last_crawl_id = excluded.last_crawl_id, last_seen_at = now(), updated_at = now()
+      returning (xmax = 0) as inserted`.execute(trx);
+    const inserted = upserted.rows.filter((r) => r.inserted).length;
+
+    const fixed = await sql<{ id: string }>`
+      update issues i set status = 'fixed', status_history = i.status_history || ${historyEntry('open', 'fixed', crawlId)}, updated_at = now()
+      where i.site_id = ${siteId} and i.status = 'open'
+        and i.page_id in (select ps.page_id from page_scans ps
+                          where ps.kind = 'crawl' and ps.crawl_id = ${crawlId} and ps.status in ('completed', 'completed_partial'))
+        and not exists (select 1 from crawl_findings f where f.fingerprint = i.fingerprint)
+      returning i.id`.execute(trx);
+
+    const stats = await sql<{ scanned: number; score: number | null; root_error: unknown }>`
+      select count(*)::int as scanned, round(avg(ps.score))::int as score,
+             (select cp.error from crawl_pages cp where cp.crawl_id = ${crawlId} and cp.error is not null order by cp.seq limit 1) as root_error
+      from page_scans ps
+      where ps.kind = 'crawl' and ps.crawl_id = ${crawlId} and ps.status in ('completed', 'completed_partial')`.execute(trx);
+    const { scanned, score, root_error } = stats.rows[0]!;
+
+    let status: string;
+    let error: { code: string; message: string } | null = null;
+    if (opts.cancelled) status = 'cancelled';
+    else if (scanned === 0) {
+      status = 'failed';
+      error = (root_error as { code: string; message: string } | null) ?? { code: 'no_pages', message: 'no page of the site could be reached' };
+    } else if (crawl.failed_pages > 0 || crawl.enrich_failed_pages > 0) status = 'completed_partial';
+    else status = 'completed';
+
+    const done = await trx
+      .updateTable('crawls')
+      .set({
+        status,
+        overall_score: score,
+        new_issues: inserted + reopened.rows.length,
+        fixed_issues: fixed.rows.length,
+        error: error ? JSON.stringify(error) : null,
+        completed_at: sql<Date>`now()`,
+      })
+      .where('id', '=', crawlId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { crawl: done, alreadyEnded: false };
+  });
+}
+
+// ---- reading and updating issues ---------------------------------------------------------------
+
+export interface IssueFilters {
+  severity?: string;
+  wcagLevel?: string;
+  status?: string;
+  pageId?: string;
+}
+
+const severityRank = sql<number>`case i.severity when 'critical' then 0 when 'serious' then 1 when 'moderate' then 2 else 3 end`;
+
+export type IssueWithPage = Issue & { page_url: string };
+
+function issueQuery(db: Db, siteId: string, f: IssueFilters) {
+  let q = db.selectFrom('issues as i').innerJoin('pages as p', 'p.id', 'i.page_id').where('i.site_id', '=', siteId);
+  if (f.severity) q = q.where('i.severity', '=', f.severity as Issue['severity']);
+  if (f.wcagLevel) q = q.where('i.wcag_level', '=', f.wcagLevel as Issue['wcag_level']);
+  if (f.status) q = q.where('i.status', '=', f.status as Issue['status']);
+  if (f.pageId) q = q.where('i.page_id', '=', f.pageId);
+  return q;
+}
+
+export async function listIssues(db: Db, siteId: string, f: IssueFilters, page: { limit: number; offset: number }) {
+  const [rows, total] = await Promise.all([
+    issueQuery(db, siteId, f)
+      .selectAll('i')
+      .select('p.url as page_url')
+      .orderBy(severityRank)
+      .orderBy('p.url')
+      .orderBy('i.id')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute() as Promise<IssueWithPage[]>,
+    issueQuery(db, siteId, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: total.n };
+}
+
+export async function findIssue(db: Db, siteId: string, issueId: string): Promise<IssueWithPage | undefined> {
+  return (await issueQuery(db, siteId, {}).selectAll('i').select('p.url as page_url').where('i.id', '=', issueId).executeTakeFirst()) as
+    | IssueWithPage
+    | undefined;
+}
+
+export async function issuesOfPage(db: Db, siteId: string, pageId: string): Promise<IssueWithPage[]> {
+  return (await issueQuery(db, siteId, { pageId }).selectAll('i').select('p.url as page_url').orderBy(severityRank).orderBy('i.id').execute()) as IssueWithPage[];
+}
+
+/** A user's status change; the same status again changes nothing and adds no history. */
+export async function setIssueStatus(
+  db: Kysely<DB>,
+  siteId: string,
+  issueId: string,
+  v: { status: 'open' | 'dismissed' | 'cant_fix'; note: string | null },
+): Promise<IssueWithPage | undefined> {
+  await db.transaction().execute(async (trx) => {
+    const current = await trx.selectFrom('issues').select('status').where('id', '=', issueId).where('site_id', '=', siteId).forUpdate().executeTakeFirst();
+    if (!current || current.status === v.status) return;
+    const entry = { from: current.status, to: v.status, changedBy: 'user', crawlId: null, note: v.note, at: new Date().toISOString() };
+    await trx
+      .updateTable('issues')
+      .set({ status: v.status, status_history: sql`status_history || ${JSON.stringify([entry])}::jsonb`, updated_at: sql<Date>`now()` })
+      .where('id', '=', issueId)
+      .execute();
+  });
+  return findIssue(db, siteId, issueId);
+}

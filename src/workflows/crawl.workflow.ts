@@ -1,0 +1,168 @@
+import {
+  ActivityCancellationType,
+  CancellationScope,
+  continueAsNew,
+  getExternalWorkflowHandle,
+  isCancellation,
+  log,
+  ParentClosePolicy,
+  proxyActivities,
+  sleep,
+  startChild,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { AiActivities } from '../activities/ai/index.ts';
+import type { BrowserActivities } from '../activities/browser/index.ts';
+import type { DiscoveryActivities } from '../activities/discovery/index.ts';
+import type { PersistenceActivities } from '../activities/persistence/index.ts';
+import { FAILURE_TYPES, type CrawlWorkflowInput, type CrawlWorkflowResult, type DiscoveryOptions } from '../shared/contracts.ts';
+import { crawlSearchAttributes, discoveryWorkflowId } from '../shared/search-attributes.ts';
+import type { TaskQueues } from '../shared/task-queues.ts';
+
+function dbActivities(queues: TaskQueues) {
+  return proxyActivities<PersistenceActivities>({
+    taskQueue: queues.workflows,
+    startToCloseTimeout: '2 minutes',
+    retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 30, nonRetryableErrorTypes: [FAILURE_TYPES.crawlNotFound] },
+  });
+}
+
+export interface DiscoveryWorkflowInput {
+  crawlId: string;
+  queues: TaskQueues;
+  options: DiscoveryOptions;
+}
+
+/** Link and sitemap discovery of one crawl on `crawl-discovery`; it feeds the crawl through the database. */
+export async function DiscoveryWorkflow(input: DiscoveryWorkflowInput): Promise<void> {
+  const discovery = proxyActivities<DiscoveryActivities>({
+    taskQueue: input.queues.discovery,
+    startToCloseTimeout: '12 hours',
+    heartbeatTimeout: '30 seconds',
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+    retry: { initialInterval: '2 seconds', maximumAttempts: 5, nonRetryableErrorTypes: [FAILURE_TYPES.crawlNotFound] },
+  });
+  const db = dbActivities(input.queues);
+  try {
+    await discovery.discoverPages({ crawlId: input.crawlId, options: input.options });
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    // Pages found so far are still scanned; the crawl must not wait for ever.
+    log.error('discovery failed for good; scanning what was found', { crawlId: input.crawlId, error: String(err) });
+  } finally {
+    await CancellationScope.nonCancellable(() => db.markDiscoveryDone({ crawlId: input.crawlId }));
+  }
+}
+
+/**
+ * One crawl: starts discovery as a child, scans pages as soon as they are discovered (page-scan,
+ * then ai-enrichment), keeps at most `window` pages in flight, continues as new when the history
+ * grows, and finalizes once (score and issue diff). The frontier and every result live in
+ * PostgreSQL; the history holds ids and counts only.
+ */
+export async function CrawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWorkflowResult> {
+  const { crawlId, queues } = input;
+  const state = input.state ?? { discoveryStarted: false, run: 0 };
+  const window = input.window ?? 12;
+  const db = dbActivities(queues);
+  const browser = proxyActivities<BrowserActivities>({
+    taskQueue: queues.pageScan,
+    startToCloseTimeout: '4 minutes',
+    heartbeatTimeout: '30 seconds',
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+    retry: { initialInterval: '2 seconds', maximumAttempts: 3, nonRetryableErrorTypes: [FAILURE_TYPES.crawlNotFound] },
+  });
+  const ai = proxyActivities<AiActivities>({
+    taskQueue: queues.enrichment,
+    startToCloseTimeout: '3 minutes',
+    heartbeatTimeout: '60 seconds',
+    retry: {
+      initialInterval: `${input.enrichment?.initialIntervalMs ?? 2000} milliseconds`,
+      maximumAttempts: input.enrichment?.maximumAttempts ?? 3,
+      nonRetryableErrorTypes: [FAILURE_TYPES.scanNotFound],
+    },
+  });
+
+  /** Scan then enrich one page; never rejects, so one page cannot stop the crawl. */
+  async function processPage(pageId: string): Promise<void> {
+    try {
+      const scanned = await browser.scanCrawlPage({ crawlId, pageId });
+      if (scanned.kind === 'page-error') return;
+    } catch (err) {
+      if (isCancellation(err)) return;
+      const message = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
+      await CancellationScope.nonCancellable(() => db.markPageScanFailed({ crawlId, pageId, message }));
+      return;
+    }
+    try {
+      await ai.enrichCrawlPage({ crawlId, pageId });
+    } catch (err) {
+      if (isCancellation(err)) return;
+      await CancellationScope.nonCancellable(() => db.markEnrichFailed({ crawlId, pageId }));
+    }
+  }
+
+  const inflight = new Map<string, Promise<void>>();
+  let cancellation: unknown;
+  try {
+    if (!state.discoveryStarted) {
+      const started = await db.markCrawlRunning({ crawlId });
+      if (!started) return { crawlId, status: 'ended' };
+      await startChild(DiscoveryWorkflow, {
+        workflowId: discoveryWorkflowId(crawlId),
+        taskQueue: queues.workflows,
+        args: [{ crawlId, queues, options: input.discovery }],
+        parentClosePolicy: ParentClosePolicy.ABANDON, // it outlives a continue-as-new of this workflow
+        typedSearchAttributes: crawlSearchAttributes(input.siteId, crawlId),
+      });
+      state.discoveryStarted = true;
+    }
+
+    let claims = 0;
+    let idleMs = 250;
+    for (;;) {
+      const info = workflowInfo();
+      if (info.continueAsNewSuggested || info.historyLength > 20_000) {
+        await Promise.all(inflight.values());
+        return await continueAsNew<typeof CrawlWorkflow>({ ...input, state: { discoveryStarted: true, run: state.run + 1 } });
+      }
+      let claimed = 0;
+      let discoveryDone = false;
+      if (inflight.size < window) {
+        const r = await db.claimPages({ crawlId, claimKey: `${info.runId}:${claims++}`, limit: window - inflight.size });
+        claimed = r.pageIds.length;
+        discoveryDone = r.discoveryDone;
+        for (const pageId of r.pageIds) {
+          inflight.set(pageId, processPage(pageId).finally(() => inflight.delete(pageId)));
+        }
+      }
+      if (claimed === 0 && inflight.size === 0) {
+        if (discoveryDone) break;
+        await sleep(idleMs);
+        idleMs = Math.min(idleMs * 2, 5000);
+        continue;
+      }
+      idleMs = 250;
+      if (inflight.size >= window) await Promise.race(inflight.values());
+      else if (claimed === 0) await Promise.race([...inflight.values(), sleep(1000)]);
+    }
+  } catch (err) {
+    if (!isCancellation(err)) throw err;
+    cancellation = err;
+  }
+
+  const cancelled = cancellation !== undefined;
+  const result = await CancellationScope.nonCancellable(async () => {
+    if (cancelled) {
+      await getExternalWorkflowHandle(discoveryWorkflowId(crawlId))
+        .cancel()
+        .catch(() => {}); // already finished
+      // "cancelled" once in-flight work has stopped: the scans see the cancellation through heartbeats.
+      await Promise.all(inflight.values());
+    }
+    return db.finalizeCrawl({ crawlId, cancelled });
+  });
+  // A cancelled crawl shows as Cancelled in the Temporal UI, after it was finalized.
+  if (cancellation !== undefined) throw cancellation;
+  return { crawlId, status: result.status };
+}
