@@ -8,6 +8,8 @@ import { bearerAuth, jsonBody, requestContext } from './middleware.ts';
 import { docsRoutes } from './routes/docs.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { scanRoutes } from './routes/scans.routes.ts';
+import { siteContentRoutes } from './routes/site-content.routes.ts';
+import { siteRoutes } from './routes/sites.routes.ts';
 
 const STATUS_CODES: Record<number, ApiErrorCode> = {
   400: 'validation_error',
@@ -55,6 +57,8 @@ export function createApp(deps: AppDeps) {
   app.route('/', healthRoutes(deps));
   app.route('/', docsRoutes());
   app.route('/', scanRoutes(deps));
+  app.route('/', siteRoutes(deps));
+  app.route('/', siteContentRoutes(deps));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

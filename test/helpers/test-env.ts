@@ -71,6 +71,7 @@ export interface TestEnvOptions {
   workers?: boolean;
   overrides?: WorkerDeps['overrides'];
   enrichmentRetry?: AppDeps['enrichmentRetry'];
+  discoveryOptions?: AppDeps['discoveryOptions'];
   temporalAddress?: string;
 }
 
@@ -120,6 +121,7 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
     policy,
     queues,
     enrichmentRetry: opts.enrichmentRetry ?? { maximumAttempts: 2, initialIntervalMs: 100 },
+    discoveryOptions: opts.discoveryOptions,
   };
   const servers: ServerType[] = [];
   async function startApi(overrides: Partial<AppDeps> = {}) {

@@ -1,0 +1,134 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { findIssue, issuesOfPage, listIssues, setIssueStatus } from '../../db/repositories/issue.repository.ts';
+import { findPage, listPages, pageScanHistory } from '../../db/repositories/page.repository.ts';
+import { findSite } from '../../db/repositories/site.repository.ts';
+import type { AppDeps, HonoEnv } from '../env.ts';
+import { ApiError } from '../errors.ts';
+import { countsDto, issueDetailDto, issueDto, pageDto } from '../mappers.ts';
+import { envelope, envelopeSchema, iso, paginationQuery, problemResponses, uuidParam } from '../schemas/common.schema.ts';
+import { IssueDetailSchema, IssueQuery, IssueSchema, PageDetailSchema, PageSchema, PatchIssueBody } from '../schemas/site.schema.ts';
+
+const SiteParams = z.object({ id: uuidParam('id') });
+
+/** Pages and issues of a site. */
+export function siteContentRoutes(deps: AppDeps) {
+  const app = new OpenAPIHono<HonoEnv>();
+  const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
+  async function siteOr404(id: string) {
+    const site = await findSite(deps.db, id);
+    if (!site) throw new ApiError('not_found', `site ${id} does not exist`);
+    return site;
+  }
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/sites/{id}/pages',
+      tags: ['Pages'],
+      summary: 'Pages of the site by URL, with latest score and open issues per severity',
+      request: { params: SiteParams, query: paginationQuery(50) },
+      responses: { 200: json(envelopeSchema(PageSchema, 'PagePage'), 'A page of pages'), ...problemResponses(400, 401, 404, 503) },
+    }),
+    async (c) => {
+      const site = await siteOr404(c.req.valid('param').id);
+      const page = c.req.valid('query');
+      const { rows, total } = await listPages(deps.db, site.id, page);
+      return c.json(envelope(c.req.url, page, total, rows.map((r) => pageDto(r.page, r.counts))), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/sites/{id}/pages/{pageId}',
+      tags: ['Pages'],
+      summary: 'A page with its scan history (newest first) and all its issues',
+      request: { params: z.object({ id: uuidParam('id'), pageId: uuidParam('pageId') }) },
+      responses: { 200: json(PageDetailSchema, 'The page'), ...problemResponses(400, 401, 404, 503) },
+    }),
+    async (c) => {
+      const { id, pageId } = c.req.valid('param');
+      await siteOr404(id);
+      const found = await findPage(deps.db, id, pageId);
+      if (!found) throw new ApiError('not_found', `page ${pageId} does not exist for site ${id}`);
+      const [scans, issues] = await Promise.all([pageScanHistory(deps.db, pageId), issuesOfPage(deps.db, id, pageId)]);
+      return c.json(
+        {
+          ...pageDto(found.page, found.counts),
+          scans: scans.map((s) => ({
+            id: s.id,
+            crawlId: s.crawl_id,
+            status: s.status,
+            score: s.score,
+            issueCounts: countsDto(s.counts),
+            scannedAt: iso(s.completed_at),
+            durationMs: s.duration_ms,
+            error: (s.error as { code: string; message: string } | null) ?? null,
+          })),
+          issues: issues.map(issueDto),
+        },
+        200,
+      );
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/sites/{id}/issues',
+      tags: ['Issues'],
+      summary: 'Issues of the site; filters combine',
+      description: 'Ordered by severity (critical first), then page URL, then id.',
+      request: { params: SiteParams, query: IssueQuery.extend(paginationQuery(20).shape) },
+      responses: { 200: json(envelopeSchema(IssueSchema, 'IssuePage'), 'A page of issues'), ...problemResponses(400, 401, 404, 503) },
+    }),
+    async (c) => {
+      const site = await siteOr404(c.req.valid('param').id);
+      const q = c.req.valid('query');
+      const { rows, total } = await listIssues(deps.db, site.id, q, q);
+      return c.json(envelope(c.req.url, q, total, rows.map(issueDto)), 200);
+    },
+  );
+
+  const IssueParams = z.object({ id: uuidParam('id'), issueId: uuidParam('issueId') });
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/sites/{id}/issues/{issueId}',
+      tags: ['Issues'],
+      summary: 'One issue with its status history',
+      request: { params: IssueParams },
+      responses: { 200: json(IssueDetailSchema, 'The issue'), ...problemResponses(400, 401, 404, 503) },
+    }),
+    async (c) => {
+      const { id, issueId } = c.req.valid('param');
+      await siteOr404(id);
+      const issue = await findIssue(deps.db, id, issueId);
+      if (!issue) throw new ApiError('not_found', `issue ${issueId} does not exist for site ${id}`);
+      return c.json(issueDetailDto(issue) as z.infer<typeof IssueDetailSchema>, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'patch',
+      path: '/api/sites/{id}/issues/{issueId}',
+      tags: ['Issues'],
+      summary: 'Set an issue open, dismissed or cant_fix',
+      description: '`fixed` is set only by a crawl (400). Every change is appended to `statusHistory` with `changedBy: "user"` and the note.',
+      request: { params: IssueParams, body: { content: { 'application/json': { schema: PatchIssueBody } } } },
+      responses: { 200: json(IssueDetailSchema, 'The updated issue'), ...problemResponses(400, 401, 404, 413, 415, 503) },
+    }),
+    async (c) => {
+      const { id, issueId } = c.req.valid('param');
+      const body = c.req.valid('json');
+      await siteOr404(id);
+      const issue = await setIssueStatus(deps.db, id, issueId, { status: body.status, note: body.note ?? null });
+      if (!issue) throw new ApiError('not_found', `issue ${issueId} does not exist for site ${id}`);
+      return c.json(issueDetailDto(issue) as z.infer<typeof IssueDetailSchema>, 200);
+    },
+  );
+
+  return app;
+}

@@ -1,0 +1,182 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { CrawlInProgressError, deleteCrawl, ENDED_CRAWL_STATUS_LIST, findSiteCrawl, insertCrawl, latestCrawl, listCrawls } from '../../db/repositories/crawl.repository.ts';
+import { finalizeCrawl } from '../../db/repositories/issue.repository.ts';
+import { countOpenIssues, findSite, listSites, upsertSite } from '../../db/repositories/site.repository.ts';
+import { siteHostname } from '../../activities/discovery/urls.ts';
+import { DEFAULT_DISCOVERY_OPTIONS, type CrawlWorkflowInput } from '../../shared/contracts.ts';
+import { crawlSearchAttributes, crawlWorkflowId } from '../../shared/search-attributes.ts';
+import type { AppDeps, HonoEnv } from '../env.ts';
+import { ApiError } from '../errors.ts';
+import { crawlDto, latestCrawlDto, siteDto } from '../mappers.ts';
+import { envelope, envelopeSchema, paginationQuery, problemResponses, uuidParam } from '../schemas/common.schema.ts';
+import { CrawlSchema, CreateSiteBody, SiteDetailSchema, SiteSchema, StartCrawlBody, StartedCrawlSchema } from '../schemas/site.schema.ts';
+
+const START_DEADLINE_MS = 5000;
+const SiteParams = z.object({ id: uuidParam('id') });
+const CrawlParams = z.object({ id: uuidParam('id'), crawlId: uuidParam('crawlId') });
+
+export function siteRoutes(deps: AppDeps) {
+  const app = new OpenAPIHono<HonoEnv>();
+  const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
+
+  async function siteOr404(id: string) {
+    const site = await findSite(deps.db, id);
+    if (!site) throw new ApiError('not_found', `site ${id} does not exist`);
+    return site;
+  }
+  async function crawlOr404(siteId: string, crawlId: string) {
+    await siteOr404(siteId);
+    const crawl = await findSiteCrawl(deps.db, siteId, crawlId);
+    if (!crawl) throw new ApiError('not_found', `crawl ${crawlId} does not exist for site ${siteId}`);
+    return crawl;
+  }
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/sites',
+      tags: ['Sites'],
+      summary: 'Add a site (or get the one of that host name)',
+      description: 'A site is identified by its lower-cased host name (IDN as punycode). 201 with a new site, 200 with the existing one; `baseUrl` keeps the scheme, host and port first given.',
+      request: { body: { content: { 'application/json': { schema: CreateSiteBody } } } },
+      responses: { 201: json(SiteSchema, 'Created'), 200: json(SiteSchema, 'Existing site'), ...problemResponses(400, 401, 413, 415, 503) },
+    }),
+    async (c) => {
+      const { url } = c.req.valid('json');
+      const verdict = await deps.policy.check(url);
+      if (!verdict.allowed) throw new ApiError('forbidden_target', `${verdict.reason}; set ALLOW_PRIVATE_TARGETS=true to audit private networks`);
+      const { site, created } = await upsertSite(deps.db, { hostname: siteHostname(url), baseUrl: `${new URL(url).origin}/` });
+      if (created) c.header('Location', `/api/sites/${site.id}`);
+      return c.json(siteDto(site), created ? 201 : 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({ method: 'get', path: '/api/sites', tags: ['Sites'], summary: 'All sites, by host name (not paginated)', responses: { 200: json(z.array(SiteSchema), 'Sites'), ...problemResponses(401, 503) } }),
+    async (c) => c.json((await listSites(deps.db)).map(siteDto), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/sites/{id}',
+      tags: ['Sites'],
+      summary: 'A site with its latest crawl and open issue count',
+      request: { params: SiteParams },
+      responses: { 200: json(SiteDetailSchema, 'The site'), ...problemResponses(400, 401, 404, 503) },
+    }),
+    async (c) => {
+      const site = await siteOr404(c.req.valid('param').id);
+      const [latest, openIssues] = await Promise.all([latestCrawl(deps.db, site.id), countOpenIssues(deps.db, site.id)]);
+      return c.json({ ...siteDto(site), latestCrawl: latest ? latestCrawlDto(latest) : null, openIssues }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/sites/{id}/crawl',
+      tags: ['Crawls'],
+      summary: 'Start a crawl of the site',
+      description: 'Answers 202 `{crawlId, status: "queued"}`. A site has at most one queued or running crawl: another start is 409 crawl_in_progress with its `crawlId`. In the Temporal UI the workflow is `crawl-<crawlId>`, searchable by `crawlId` and `siteId`.',
+      request: { params: SiteParams, body: { content: { 'application/json': { schema: StartCrawlBody(deps.config.maxCrawlPages) } } } },
+      responses: { 202: json(StartedCrawlSchema, 'Queued'), ...problemResponses(400, 401, 404, 409, 413, 415, 503) },
+    }),
+    async (c) => {
+      const site = await siteOr404(c.req.valid('param').id);
+      const { maxPages } = c.req.valid('json');
+      let crawl;
+      try {
+        crawl = await insertCrawl(deps.db, { siteId: site.id, maxPages: maxPages ?? deps.config.maxCrawlPages });
+      } catch (err) {
+        if (err instanceof CrawlInProgressError) {
+          throw new ApiError('crawl_in_progress', err.message, { extra: { crawlId: err.crawlId } });
+        }
+        throw err;
+      }
+      const input: CrawlWorkflowInput = {
+        crawlId: crawl.id,
+        siteId: site.id,
+        queues: deps.queues,
+        discovery: { ...DEFAULT_DISCOVERY_OPTIONS, ...deps.discoveryOptions },
+        enrichment: deps.enrichmentRetry,
+      };
+      try {
+        await deps.temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+          deps.temporal.workflow.start('CrawlWorkflow', {
+            workflowId: crawlWorkflowId(crawl.id),
+            taskQueue: deps.queues.workflows,
+            args: [input],
+            typedSearchAttributes: crawlSearchAttributes(site.id, crawl.id),
+            memo: { hostname: site.hostname },
+          }),
+        );
+      } catch (err) {
+        await deleteCrawl(deps.db, crawl.id).catch(() => {});
+        throw new ApiError('service_unavailable', 'the workflow service is unreachable; the crawl was not started', { cause: err });
+      }
+      c.header('Location', `/api/sites/${site.id}/crawls/${crawl.id}`);
+      return c.json({ crawlId: crawl.id, status: 'queued' as const }, 202);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/sites/{id}/crawls',
+      tags: ['Crawls'],
+      summary: 'Crawls of the site, newest first',
+      request: { params: SiteParams, query: paginationQuery(10) },
+      responses: { 200: json(envelopeSchema(CrawlSchema, 'CrawlPage'), 'A page of crawls'), ...problemResponses(400, 401, 404, 503) },
+    }),
+    async (c) => {
+      const site = await siteOr404(c.req.valid('param').id);
+      const page = c.req.valid('query');
+      const { rows, total } = await listCrawls(deps.db, site.id, page);
+      return c.json(envelope(c.req.url, page, total, rows.map(crawlDto)), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/sites/{id}/crawls/{crawlId}',
+      tags: ['Crawls'],
+      summary: 'A crawl, with counters kept current while it runs',
+      request: { params: CrawlParams },
+      responses: { 200: json(CrawlSchema, 'The crawl'), ...problemResponses(400, 401, 404, 503) },
+    }),
+    async (c) => {
+      const { id, crawlId } = c.req.valid('param');
+      return c.json(crawlDto(await crawlOr404(id, crawlId)), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/sites/{id}/crawls/{crawlId}/cancel',
+      tags: ['Crawls'],
+      summary: 'Cancel a queued or running crawl',
+      description: 'Answers 202 with the crawl. Discovery and dispatch stop, in-flight page scans stop through their heartbeats, and the crawl is finalized over what was scanned; then its status is `cancelled`. An ended crawl answers 409 already_finished.',
+      request: { params: CrawlParams },
+      responses: { 202: json(CrawlSchema, 'Cancellation requested'), ...problemResponses(400, 401, 404, 409, 503) },
+    }),
+    async (c) => {
+      const { id, crawlId } = c.req.valid('param');
+      const crawl = await crawlOr404(id, crawlId);
+      if (ENDED_CRAWL_STATUS_LIST.includes(crawl.status)) throw new ApiError('already_finished', `crawl ${crawlId} already ended with status ${crawl.status}`);
+      try {
+        await deps.temporal.workflow.getHandle(crawlWorkflowId(crawlId)).cancel();
+      } catch (err) {
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
+        await finalizeCrawl(deps.db, crawlId, { cancelled: true });
+      }
+      const now = (await findSiteCrawl(deps.db, id, crawlId)) ?? crawl;
+      return c.json(crawlDto(now), 202);
+    },
+  );
+
+  return app;
+}

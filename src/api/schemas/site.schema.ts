@@ -1,0 +1,156 @@
+import { z } from '@hono/zod-openapi';
+import { SEVERITIES, WCAG_LEVELS, ISSUE_TYPES } from '../../shared/contracts.ts';
+import { TargetUrl } from './scan.schema.ts';
+
+export const CRAWL_STATUSES = ['queued', 'running', 'completed', 'completed_partial', 'cancelled', 'failed'] as const;
+export const ISSUE_STATUSES = ['open', 'fixed', 'dismissed', 'cant_fix'] as const;
+
+export const CreateSiteBody = z.object({ url: TargetUrl }).openapi('CreateSiteRequest');
+
+export const SiteSchema = z
+  .object({ id: z.uuid(), hostname: z.string(), name: z.string(), baseUrl: z.string(), createdAt: z.string() })
+  .openapi('Site');
+
+export const LatestCrawlSchema = z
+  .object({
+    id: z.uuid(),
+    status: z.enum(CRAWL_STATUSES),
+    overallScore: z.number().int().nullable(),
+    totalPages: z.number().int(),
+    scannedPages: z.number().int(),
+    newIssues: z.number().int().nullable(),
+    fixedIssues: z.number().int().nullable(),
+    createdAt: z.string(),
+    completedAt: z.string().nullable(),
+  })
+  .openapi('LatestCrawl');
+
+export const SiteDetailSchema = SiteSchema.extend({
+  latestCrawl: LatestCrawlSchema.nullable(),
+  openIssues: z.number().int(),
+}).openapi('SiteDetail');
+
+export const StartCrawlBody = (max: number) =>
+  z
+    .object({
+      maxPages: z
+        .number({ message: 'maxPages must be an integer' })
+        .int('maxPages must be an integer')
+        .min(1, `maxPages must be between 1 and ${max}`)
+        .max(max, `maxPages must be between 1 and ${max}`)
+        .optional()
+        .openapi({ description: `Page cap of this crawl, 1..MAX_CRAWL_PAGES (${max}); omitted means MAX_CRAWL_PAGES.` }),
+    })
+    .openapi('StartCrawlRequest');
+
+export const CrawlSchema = z
+  .object({
+    id: z.uuid(),
+    siteId: z.uuid(),
+    status: z.enum(CRAWL_STATUSES),
+    totalPages: z.number().int(),
+    scannedPages: z.number().int(),
+    enrichedPages: z.number().int(),
+    failedPages: z.number().int(),
+    brokenLinks: z.number().int().openapi({ description: 'Same-site links that answered 4xx: not pages, not counted in totalPages.' }),
+    maxPages: z.number().int(),
+    overallScore: z.number().int().nullable(),
+    newIssues: z.number().int().nullable(),
+    fixedIssues: z.number().int().nullable(),
+    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    createdAt: z.string(),
+    startedAt: z.string().nullable(),
+    completedAt: z.string().nullable(),
+  })
+  .openapi('Crawl');
+
+export const StartedCrawlSchema = z.object({ crawlId: z.uuid(), status: z.literal('queued') }).openapi('StartedCrawl');
+
+const IssueCounts = z
+  .object({ critical: z.number().int(), serious: z.number().int(), moderate: z.number().int(), minor: z.number().int(), total: z.number().int() })
+  .openapi('IssueCounts');
+
+export const PageSchema = z
+  .object({
+    id: z.uuid(),
+    siteId: z.uuid(),
+    url: z.string(),
+    path: z.string(),
+    title: z.string().nullable(),
+    depth: z.number().int(),
+    discoveredVia: z.enum(['root', 'link', 'sitemap']),
+    httpStatus: z.number().int().nullable(),
+    latestScore: z.number().int().nullable(),
+    issueCounts: IssueCounts.openapi({ description: 'Open issues of the page by severity.' }),
+    lastScannedAt: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .openapi('Page');
+
+export const IssueSchema = z
+  .object({
+    id: z.uuid(),
+    siteId: z.uuid(),
+    pageId: z.uuid(),
+    pageUrl: z.string(),
+    type: z.enum(ISSUE_TYPES),
+    severity: z.enum(SEVERITIES),
+    wcagCriterion: z.string(),
+    wcagLevel: z.enum(WCAG_LEVELS),
+    elementSelector: z.string(),
+    elementHtml: z.string(),
+    description: z.string(),
+    fixSuggestion: z.string(),
+    axeRuleId: z.string(),
+    status: z.enum(ISSUE_STATUSES),
+    helpUrl: z.string().nullable(),
+    firstSeenAt: z.string(),
+    lastSeenAt: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('Issue');
+
+export const StatusChangeSchema = z
+  .object({
+    from: z.enum(ISSUE_STATUSES).nullable(),
+    to: z.enum(ISSUE_STATUSES),
+    changedBy: z.enum(['user', 'crawl']),
+    crawlId: z.uuid().nullable(),
+    note: z.string().nullable(),
+    at: z.string(),
+  })
+  .openapi('StatusChange');
+
+export const IssueDetailSchema = IssueSchema.extend({ statusHistory: z.array(StatusChangeSchema) }).openapi('IssueDetail');
+
+export const PageScanSchema = z
+  .object({
+    id: z.uuid(),
+    crawlId: z.uuid().nullable(),
+    status: z.string(),
+    score: z.number().int().nullable(),
+    issueCounts: IssueCounts,
+    scannedAt: z.string().nullable(),
+    durationMs: z.number().int().nullable(),
+    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  })
+  .openapi('PageScan');
+
+export const PageDetailSchema = PageSchema.extend({ scans: z.array(PageScanSchema), issues: z.array(IssueSchema) }).openapi('PageDetail');
+
+export const IssueQuery = z.object({
+  severity: z.enum(SEVERITIES, { message: `severity must be one of ${SEVERITIES.join(', ')}` }).optional().openapi({ param: { name: 'severity', in: 'query' } }),
+  wcagLevel: z.enum(WCAG_LEVELS, { message: 'wcagLevel must be A or AA' }).optional().openapi({ param: { name: 'wcagLevel', in: 'query' } }),
+  status: z.enum(ISSUE_STATUSES, { message: `status must be one of ${ISSUE_STATUSES.join(', ')}` }).optional().openapi({ param: { name: 'status', in: 'query' } }),
+  pageId: z.uuid({ message: 'pageId must be a UUID' }).optional().openapi({ param: { name: 'pageId', in: 'query' } }),
+});
+
+export const PatchIssueBody = z
+  .object({
+    status: z.enum(['open', 'dismissed', 'cant_fix'], {
+      message: 'status must be open, dismissed or cant_fix (fixed is set only by a crawl)',
+    }),
+    note: z.string().max(2000, 'note must be at most 2000 characters').nullable().optional(),
+  })
+  .openapi('UpdateIssueRequest');
