@@ -53,6 +53,9 @@ export async function createTestDatabase(): Promise<{ url: string; db: Database;
 export interface TestEnv {
   config: Config;
   db: Database;
+  databaseUrl: string;
+  temporalAddress: string;
+  queuePrefix: string;
   queues: TaskQueues;
   temporal: Client;
   browser: BrowserProvider;
@@ -85,7 +88,8 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
   const database = await createTestDatabase();
   const config = loadConfig({ ALLOW_PRIVATE_TARGETS: 'true', PAGE_LOAD_TIMEOUT_MS: '10000', LOG_LEVEL: 'silent', ...opts.env });
   const logger = createLogger('test', 'silent');
-  const queues = taskQueues(`t${randomBytes(4).toString('hex')}`);
+  const queuePrefix = `t${randomBytes(4).toString('hex')}`;
+  const queues = taskQueues(queuePrefix);
   const connection = await Connection.connect({ address: temporalAddress });
   const temporal = new Client({ connection });
   const policy = opts.policy ?? createTargetPolicy({ allowPrivate: config.allowPrivateTargets });
@@ -141,6 +145,9 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
   return {
     config,
     db: database.db,
+    databaseUrl: database.url,
+    temporalAddress,
+    queuePrefix,
     queues,
     temporal,
     browser,
