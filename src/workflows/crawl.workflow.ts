@@ -11,21 +11,11 @@ import {
   startChild,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { AiActivities } from '../activities/ai/index.ts';
-import type { BrowserActivities } from '../activities/browser/index.ts';
 import type { DiscoveryActivities } from '../activities/discovery/index.ts';
-import type { PersistenceActivities } from '../activities/persistence/index.ts';
 import { FAILURE_TYPES, type CrawlWorkflowInput, type CrawlWorkflowResult, type DiscoveryOptions } from '../shared/contracts.ts';
 import { crawlSearchAttributes, discoveryWorkflowId } from '../shared/search-attributes.ts';
 import type { TaskQueues } from '../shared/task-queues.ts';
-
-function dbActivities(queues: TaskQueues) {
-  return proxyActivities<PersistenceActivities>({
-    taskQueue: queues.workflows,
-    startToCloseTimeout: '2 minutes',
-    retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 30, nonRetryableErrorTypes: [FAILURE_TYPES.crawlNotFound] },
-  });
-}
+import { enrichmentActivities, pageScanActivities, persistenceActivities } from './activity-proxies.ts';
 
 export interface DiscoveryWorkflowInput {
   crawlId: string;
@@ -42,7 +32,7 @@ export async function DiscoveryWorkflow(input: DiscoveryWorkflowInput): Promise<
     cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
     retry: { initialInterval: '2 seconds', maximumAttempts: 5, nonRetryableErrorTypes: [FAILURE_TYPES.crawlNotFound] },
   });
-  const db = dbActivities(input.queues);
+  const db = persistenceActivities(input.queues);
   try {
     await discovery.discoverPages({ crawlId: input.crawlId, options: input.options });
   } catch (err) {
@@ -64,24 +54,9 @@ export async function CrawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
   const { crawlId, queues } = input;
   const state = input.state ?? { discoveryStarted: false, run: 0 };
   const window = input.window ?? 12;
-  const db = dbActivities(queues);
-  const browser = proxyActivities<BrowserActivities>({
-    taskQueue: queues.pageScan,
-    startToCloseTimeout: '4 minutes',
-    heartbeatTimeout: '30 seconds',
-    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-    retry: { initialInterval: '2 seconds', maximumAttempts: 3, nonRetryableErrorTypes: [FAILURE_TYPES.crawlNotFound] },
-  });
-  const ai = proxyActivities<AiActivities>({
-    taskQueue: queues.enrichment,
-    startToCloseTimeout: '3 minutes',
-    heartbeatTimeout: '60 seconds',
-    retry: {
-      initialInterval: `${input.enrichment?.initialIntervalMs ?? 2000} milliseconds`,
-      maximumAttempts: input.enrichment?.maximumAttempts ?? 3,
-      nonRetryableErrorTypes: [FAILURE_TYPES.scanNotFound],
-    },
-  });
+  const db = persistenceActivities(queues);
+  const browser = pageScanActivities(queues);
+  const ai = enrichmentActivities(queues, input.enrichment);
 
   /** Scan then enrich one page; never rejects, so one page cannot stop the crawl. */
   async function processPage(pageId: string): Promise<void> {

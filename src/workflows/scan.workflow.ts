@@ -1,15 +1,6 @@
-import {
-  ActivityCancellationType,
-  ApplicationFailure,
-  CancellationScope,
-  isCancellation,
-  log,
-  proxyActivities,
-} from '@temporalio/workflow';
-import type { AiActivities } from '../activities/ai/index.ts';
-import type { BrowserActivities } from '../activities/browser/index.ts';
-import type { PersistenceActivities } from '../activities/persistence/index.ts';
-import { FAILURE_TYPES, type ScanStatus, type ScanWorkflowInput, type ScanWorkflowResult } from '../shared/contracts.ts';
+import { ApplicationFailure, CancellationScope, isCancellation, log } from '@temporalio/workflow';
+import type { ScanStatus, ScanWorkflowInput, ScanWorkflowResult } from '../shared/contracts.ts';
+import { enrichmentActivities, pageScanActivities, persistenceActivities } from './activity-proxies.ts';
 
 /**
  * One single-page scan: Loading, AxeChecks and CustomChecks on `page-scan`, AiEnrichment on
@@ -18,29 +9,9 @@ import { FAILURE_TYPES, type ScanStatus, type ScanWorkflowInput, type ScanWorkfl
  */
 export async function ScanWorkflow(input: ScanWorkflowInput): Promise<ScanWorkflowResult> {
   const { scanId, queues } = input;
-  const db = proxyActivities<PersistenceActivities>({
-    taskQueue: queues.workflows,
-    startToCloseTimeout: '30 seconds',
-    retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 20, nonRetryableErrorTypes: [FAILURE_TYPES.scanNotFound] },
-  });
-  const browser = proxyActivities<BrowserActivities>({
-    taskQueue: queues.pageScan,
-    startToCloseTimeout: '4 minutes',
-    heartbeatTimeout: '30 seconds',
-    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-    // A page that does not load is a result; only a dead browser or database gets another try.
-    retry: { initialInterval: '2 seconds', maximumAttempts: 3, nonRetryableErrorTypes: [FAILURE_TYPES.scanNotFound] },
-  });
-  const ai = proxyActivities<AiActivities>({
-    taskQueue: queues.enrichment,
-    startToCloseTimeout: '3 minutes',
-    heartbeatTimeout: '60 seconds',
-    retry: {
-      initialInterval: `${input.enrichment?.initialIntervalMs ?? 2000} milliseconds`,
-      maximumAttempts: input.enrichment?.maximumAttempts ?? 3,
-      nonRetryableErrorTypes: [FAILURE_TYPES.scanNotFound],
-    },
-  });
+  const db = persistenceActivities(queues);
+  const browser = pageScanActivities(queues);
+  const ai = enrichmentActivities(queues, input.enrichment);
 
   let findings = 0;
   try {

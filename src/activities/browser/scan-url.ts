@@ -6,7 +6,7 @@ import { AXE_WCAG_TAGS } from '../../shared/wcag.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
 import { findingsFromAxe, mergeFindings, passedRules, type AxeRuleResult, type FindingDraft, type PassedRule } from './axe-findings.ts';
 import { classifyNavigationError } from './classify-navigation-error.ts';
-import { CUSTOM_RULE_IDS, customRulesSource } from './custom-rules.ts';
+import { customRulesSource } from './custom-rules.ts';
 import { PROXY_ERROR_HEADER, startEgressProxy, type BlockedRequest, type EgressProxy } from './egress-proxy.ts';
 
 export const DESKTOP_VIEWPORT = { width: 1280, height: 800 };
@@ -58,6 +58,7 @@ export async function scanUrl(url: string, opts: ScanUrlOptions): Promise<ScanUr
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const blocked: BlockedRequest[] = proxy?.blocked ?? [];
+    await context.addInitScript(trackChanges);
     const page = await context.newPage();
     page.setDefaultTimeout(opts.pageLoadTimeoutMs);
 
@@ -92,10 +93,11 @@ export async function scanUrl(url: string, opts: ScanUrlOptions): Promise<ScanUr
     const pageTitle = (await page.title().catch(() => '')).trim() || null;
 
     await opts.onStage?.('AxeChecks');
-    const desktop = await new AxeBuilder({ page }).withTags([...AXE_WCAG_TAGS]).analyze();
+    // One pass of axe with the service's own rules registered (link purpose runs in it too).
+    const desktop = await new AxeBuilder({ page, axeSource: AXE_WITH_CUSTOM_RULES }).withTags([...AXE_WCAG_TAGS]).analyze();
 
     await opts.onStage?.('CustomChecks');
-    const custom = await runCustomChecks(page);
+    const custom = await runMobileTargetCheck(page);
 
     const findings = mergeFindings([
       ...findingsFromAxe(desktop.violations as AxeRuleResult[], 'confirmed'),
@@ -123,22 +125,57 @@ function pageError(code: PageError['code'], message: string, finalUrl: string | 
   return { kind: 'page-error', error: { code, message }, finalUrl, httpStatus };
 }
 
-/** Waits for the network to go quiet after load, within a cap, so script-built content is there. */
-async function settle(page: Page, capMs: number): Promise<void> {
-  await page.waitForLoadState('networkidle', { timeout: capMs }).catch(() => {});
+/** Runs at document start in every page: remembers when the DOM or the resource list last changed. */
+function trackChanges(): void {
+  const w = window as unknown as { __a11yLastChange: number };
+  w.__a11yLastChange = performance.now();
+  const touch = () => (w.__a11yLastChange = performance.now());
+  new MutationObserver(touch).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  try {
+    new PerformanceObserver(touch).observe({ type: 'resource', buffered: false });
+  } catch {
+    // no resource timing: DOM changes alone decide
+  }
 }
 
 /**
- * The service's own checks: link purpose (a custom axe rule) everywhere, and target size
- * measured again at a phone's viewport, where layouts shrink and crowd controls.
+ * Waits after `load` until the page has been quiet (no DOM change, no new resource) for 250 ms,
+ * within a cap, so content that scripts build after load is there when the checks run.
  */
-async function runCustomChecks(page: Page): Promise<{ violations: FindingDraft[]; incomplete: FindingDraft[] }> {
+async function settle(page: Page, capMs: number): Promise<void> {
+  await page
+    .evaluate(
+      ({ quietMs, capMs }) =>
+        new Promise<void>((resolve) => {
+          const w = window as unknown as { __a11yLastChange?: number };
+          const started = performance.now();
+          const check = () => {
+            const now = performance.now();
+            if (now - (w.__a11yLastChange ?? 0) >= quietMs || now - started >= capMs) resolve();
+            else setTimeout(check, 40);
+          };
+          check();
+        }),
+      { quietMs: 250, capMs },
+    )
+    .catch(() => {});
+}
+
+/**
+ * The service's own target-size check at a phone's viewport, where layouts shrink and crowd
+ * controls. axe is already in the page from the first pass, so only the one rule runs again.
+ */
+async function runMobileTargetCheck(page: Page): Promise<{ violations: FindingDraft[]; incomplete: FindingDraft[] }> {
   await page.setViewportSize(MOBILE_VIEWPORT);
   // A resize needs a new layout, not new network traffic: two animation frames suffice.
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  const results = await new AxeBuilder({ page, axeSource: AXE_WITH_CUSTOM_RULES })
-    .withRules([CUSTOM_RULE_IDS.linkTextGeneric, 'target-size'])
-    .analyze();
+  const results = await page.evaluate(
+    () =>
+      (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: unknown[]; incomplete: unknown[] }> } }).axe.run(document, {
+        runOnly: { type: 'rule', values: ['target-size'] },
+        resultTypes: ['violations', 'incomplete'],
+      }),
+  );
   const ruleIdFor = (id: string) => (id === 'target-size' ? 'target-size-mobile' : id);
   const data = { viewport: `${MOBILE_VIEWPORT.width}x${MOBILE_VIEWPORT.height}` };
   await page.setViewportSize(DESKTOP_VIEWPORT);

@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { deleteScan, findSingleScan, finishScan, insertSingleScan, listFindings, listSingleScans } from '../../db/repositories/scan.repository.ts';
 import { ENDED_SCAN_STATUSES, type ScanStatus, type ScanWorkflowInput } from '../../shared/contracts.ts';
 import type { AppDeps, HonoEnv } from '../env.ts';
@@ -8,8 +8,7 @@ import { clientIp, rateLimit } from '../middleware.ts';
 import { envelope, envelopeSchema, paginationQuery, problemResponses, uuidParam } from '../schemas/common.schema.ts';
 import { CreatedScanSchema, CreateScanBody, ScanListItemSchema, ScanSchema } from '../schemas/scan.schema.ts';
 import { scanDto, scanListItemDto } from '../mappers.ts';
-
-const START_DEADLINE_MS = 5000;
+import { startWorkflowOrRollback } from './route-helpers.ts';
 
 export const scanWorkflowId = (scanId: string) => `scan-${scanId}`;
 
@@ -77,22 +76,18 @@ export function scanRoutes(deps: AppDeps) {
     if (!verdict.allowed) throw new ApiError('forbidden_target', `${verdict.reason}; set ALLOW_PRIVATE_TARGETS=true to scan private networks`);
     const scan = await insertSingleScan(deps.db, { url, clientIp: clientIp(c, deps.config.trustProxy) });
     const input: ScanWorkflowInput = { scanId: scan.id, queues: deps.queues, enrichment: deps.enrichmentRetry };
-    try {
-      // A bounded wait: an unreachable Temporal is a quick 503, not a hanging request.
-      await deps.temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+    await startWorkflowOrRollback(
+      deps,
+      'scan',
+      () =>
         deps.temporal.workflow.start('ScanWorkflow', {
           workflowId: scanWorkflowId(scan.id),
           taskQueue: deps.queues.workflows,
           args: [input],
           memo: { url },
         }),
-      );
-    } catch (err) {
-      // Nothing half-written: without a workflow the row would stay queued for ever.
-      await deleteScan(deps.db, scan.id).catch(() => {});
-      if (err instanceof WorkflowExecutionAlreadyStartedError) throw err;
-      throw new ApiError('service_unavailable', 'the workflow service is unreachable; the scan was not created', { cause: err });
-    }
+      () => deleteScan(deps.db, scan.id),
+    );
     c.header('Location', `/api/scans/${scan.id}`);
     return c.json({ id: scan.id, url: scan.url, status: 'queued' as const, progress: 0 as const, createdAt: scan.created_at.toISOString() }, 202);
   });

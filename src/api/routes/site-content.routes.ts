@@ -1,10 +1,10 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { findIssue, issuesOfPage, listIssues, setIssueStatus } from '../../db/repositories/issue.repository.ts';
 import { findPage, listPages, pageScanHistory } from '../../db/repositories/page.repository.ts';
-import { findSite } from '../../db/repositories/site.repository.ts';
 import type { AppDeps, HonoEnv } from '../env.ts';
 import { ApiError } from '../errors.ts';
 import { countsDto, issueDetailDto, issueDto, pageDto } from '../mappers.ts';
+import { jsonContent, requireSite } from './route-helpers.ts';
 import { envelope, envelopeSchema, iso, paginationQuery, problemResponses, uuidParam } from '../schemas/common.schema.ts';
 import { IssueDetailSchema, IssueQuery, IssueSchema, PageDetailSchema, PageSchema, PatchIssueBody } from '../schemas/site.schema.ts';
 
@@ -13,12 +13,8 @@ const SiteParams = z.object({ id: uuidParam('id') });
 /** Pages and issues of a site. */
 export function siteContentRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<HonoEnv>();
-  const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
-  async function siteOr404(id: string) {
-    const site = await findSite(deps.db, id);
-    if (!site) throw new ApiError('not_found', `site ${id} does not exist`);
-    return site;
-  }
+  const json = jsonContent;
+  const siteOr404 = (id: string) => requireSite(deps, id);
 
   app.openapi(
     createRoute({

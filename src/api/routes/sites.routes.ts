@@ -2,29 +2,24 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { CrawlInProgressError, deleteCrawl, ENDED_CRAWL_STATUS_LIST, findSiteCrawl, insertCrawl, latestCrawl, listCrawls } from '../../db/repositories/crawl.repository.ts';
 import { finalizeCrawl } from '../../db/repositories/issue.repository.ts';
-import { countOpenIssues, findSite, listSites, upsertSite } from '../../db/repositories/site.repository.ts';
+import { countOpenIssues, listSites, upsertSite } from '../../db/repositories/site.repository.ts';
 import { siteHostname } from '../../activities/discovery/urls.ts';
 import { DEFAULT_DISCOVERY_OPTIONS, type CrawlWorkflowInput } from '../../shared/contracts.ts';
 import { crawlSearchAttributes, crawlWorkflowId } from '../../shared/search-attributes.ts';
 import type { AppDeps, HonoEnv } from '../env.ts';
 import { ApiError } from '../errors.ts';
 import { crawlDto, latestCrawlDto, siteDto } from '../mappers.ts';
+import { jsonContent, requireSite, startWorkflowOrRollback } from './route-helpers.ts';
 import { envelope, envelopeSchema, paginationQuery, problemResponses, uuidParam } from '../schemas/common.schema.ts';
 import { CrawlSchema, CreateSiteBody, SiteDetailSchema, SiteSchema, StartCrawlBody, StartedCrawlSchema } from '../schemas/site.schema.ts';
 
-const START_DEADLINE_MS = 5000;
 const SiteParams = z.object({ id: uuidParam('id') });
 const CrawlParams = z.object({ id: uuidParam('id'), crawlId: uuidParam('crawlId') });
 
 export function siteRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<HonoEnv>();
-  const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
-
-  async function siteOr404(id: string) {
-    const site = await findSite(deps.db, id);
-    if (!site) throw new ApiError('not_found', `site ${id} does not exist`);
-    return site;
-  }
+  const json = jsonContent;
+  const siteOr404 = (id: string) => requireSite(deps, id);
   async function crawlOr404(siteId: string, crawlId: string) {
     await siteOr404(siteId);
     const crawl = await findSiteCrawl(deps.db, siteId, crawlId);
@@ -102,8 +97,10 @@ export function siteRoutes(deps: AppDeps) {
         discovery: { ...DEFAULT_DISCOVERY_OPTIONS, ...deps.discoveryOptions },
         enrichment: deps.enrichmentRetry,
       };
-      try {
-        await deps.temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+      await startWorkflowOrRollback(
+        deps,
+        'crawl',
+        () =>
           deps.temporal.workflow.start('CrawlWorkflow', {
             workflowId: crawlWorkflowId(crawl.id),
             taskQueue: deps.queues.workflows,
@@ -111,11 +108,8 @@ export function siteRoutes(deps: AppDeps) {
             typedSearchAttributes: crawlSearchAttributes(site.id, crawl.id),
             memo: { hostname: site.hostname },
           }),
-        );
-      } catch (err) {
-        await deleteCrawl(deps.db, crawl.id).catch(() => {});
-        throw new ApiError('service_unavailable', 'the workflow service is unreachable; the crawl was not started', { cause: err });
-      }
+        () => deleteCrawl(deps.db, crawl.id),
+      );
       c.header('Location', `/api/sites/${site.id}/crawls/${crawl.id}`);
       return c.json({ crawlId: crawl.id, status: 'queued' as const }, 202);
     },

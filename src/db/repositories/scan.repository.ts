@@ -167,11 +167,12 @@ export async function updateFindingTexts(
   db: Db,
   texts: ReadonlyArray<{ id: string; description: string; fixSuggestion: string; enrichedBy: string }>,
 ): Promise<void> {
-  for (const t of texts) {
-    await db
-      .updateTable('findings')
-      .set({ description: t.description, fix_suggestion: t.fixSuggestion, enriched_by: t.enrichedBy })
-      .where('id', '=', t.id)
-      .execute();
+  // One statement per 500 findings: pages with hundreds of findings are common.
+  for (let i = 0; i < texts.length; i += 500) {
+    const rows = texts.slice(i, i + 500).map((t) => sql`(${t.id}::uuid, ${t.description}, ${t.fixSuggestion}, ${t.enrichedBy})`);
+    await sql`
+      update findings f set description = v.description, fix_suggestion = v.fix, enriched_by = v.enriched_by
+      from (values ${sql.join(rows)}) as v(id, description, fix, enriched_by)
+      where f.id = v.id`.execute(db);
   }
 }

@@ -1,0 +1,53 @@
+import { ActivityCancellationType, proxyActivities } from '@temporalio/workflow';
+import type { AiActivities } from '../activities/ai/index.ts';
+import type { BrowserActivities } from '../activities/browser/index.ts';
+import type { PersistenceActivities } from '../activities/persistence/index.ts';
+import { FAILURE_TYPES } from '../shared/contracts.ts';
+import type { TaskQueues } from '../shared/task-queues.ts';
+
+/** Short database activities on the workflows queue: retried patiently through a database outage. */
+export function persistenceActivities(queues: TaskQueues) {
+  return proxyActivities<PersistenceActivities>({
+    taskQueue: queues.workflows,
+    startToCloseTimeout: '2 minutes',
+    retry: {
+      initialInterval: '1 second',
+      maximumInterval: '30 seconds',
+      maximumAttempts: 30,
+      nonRetryableErrorTypes: [FAILURE_TYPES.scanNotFound, FAILURE_TYPES.crawlNotFound],
+    },
+  });
+}
+
+/**
+ * Page scans on `page-scan`. They heartbeat, so a cancellation reaches them and a dead worker is
+ * noticed within 30 s. A page that does not load is a result; only a dead browser or database
+ * gets another try.
+ */
+export function pageScanActivities(queues: TaskQueues) {
+  return proxyActivities<BrowserActivities>({
+    taskQueue: queues.pageScan,
+    startToCloseTimeout: '4 minutes',
+    heartbeatTimeout: '30 seconds',
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+    retry: {
+      initialInterval: '2 seconds',
+      maximumAttempts: 3,
+      nonRetryableErrorTypes: [FAILURE_TYPES.scanNotFound, FAILURE_TYPES.crawlNotFound],
+    },
+  });
+}
+
+/** Enrichment on `ai-enrichment`; its retry budget comes from the workflow input (tests shorten it). */
+export function enrichmentActivities(queues: TaskQueues, retry?: { maximumAttempts: number; initialIntervalMs: number }) {
+  return proxyActivities<AiActivities>({
+    taskQueue: queues.enrichment,
+    startToCloseTimeout: '3 minutes',
+    heartbeatTimeout: '60 seconds',
+    retry: {
+      initialInterval: `${retry?.initialIntervalMs ?? 2000} milliseconds`,
+      maximumAttempts: retry?.maximumAttempts ?? 3,
+      nonRetryableErrorTypes: [FAILURE_TYPES.scanNotFound],
+    },
+  });
+}
