@@ -4,6 +4,7 @@
 // Prints pages per minute for both and their ratio. Asserts nothing.
 //   node bench/crawl.bench.ts [maxPages=1000]
 import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium } from 'playwright';
@@ -31,6 +32,8 @@ const env: NodeJS.ProcessEnv = {
   PAGE_SCAN_CONCURRENCY: String(concurrency),
   LOG_LEVEL: 'warn',
 };
+// A fresh state each run: a crawl left running by an interrupted run would resume and get in the way.
+rmSync(env.DATA_DIR!, { recursive: true, force: true });
 delete env.DATABASE_URL;
 delete env.TEMPORAL_ADDRESS;
 const api = `http://127.0.0.1:${port}`;

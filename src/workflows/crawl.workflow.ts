@@ -114,7 +114,7 @@ export async function CrawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
       if (claimed === 0 && inflight.size === 0) {
         if (discoveryDone) break;
         await sleep(idleMs);
-        idleMs = Math.min(idleMs * 2, 5000);
+        idleMs = Math.min(idleMs * 2, 1000); // discovery may add a page any moment
         continue;
       }
       idleMs = 250;

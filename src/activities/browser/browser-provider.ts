@@ -10,7 +10,6 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
-  '--disable-dev-shm-usage',
 ];
 
 export function resolveChromiumPath(configured?: string): string {
