@@ -2,13 +2,10 @@
 // pipeline. Prints the time, pages per minute, how many runs the crawl workflow took
 // (continue-as-new keeps each history bounded) and the largest history. Asserts nothing.
 //   node bench/crawl-scale.bench.ts [pages=10000]
-import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { freePort } from '../temporal-dev/dev-server.ts';
+import { startStack } from './stack.ts';
 
 const n = Number(process.argv[2] ?? 10_000);
 const GIF = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
@@ -28,32 +25,9 @@ const site = createServer((req, res) => {
 await new Promise<void>((r) => site.listen(0, '127.0.0.2', r));
 const origin = `http://127.0.0.2:${(site.address() as AddressInfo).port}`;
 
-const port = await freePort();
-const temporalPort = await freePort();
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  PORT: String(port),
-  DATA_DIR: path.resolve('.data', 'bench-scale'),
-  EMBEDDED_PG_PORT: String(await freePort()),
-  TEMPORAL_DEV_PORT: String(temporalPort),
-  TEMPORAL_UI_PORT: String(await freePort()),
-  ALLOW_PRIVATE_TARGETS: 'true',
-  MAX_CRAWL_PAGES: String(n),
-  LOG_LEVEL: 'warn',
-};
-// A fresh state each run: a crawl left running by an interrupted run would resume and get in the way.
-rmSync(env.DATA_DIR!, { recursive: true, force: true });
-delete env.DATABASE_URL;
-delete env.TEMPORAL_ADDRESS;
-const api = `http://127.0.0.1:${port}`;
-const child = spawn(process.execPath, [path.resolve('src/start.ts')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-const call = async (p: string, init?: RequestInit) => {
-  const res = await fetch(api + p, { ...init, headers: { 'content-type': 'application/json' } });
-  if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`);
-  return res.json() as Promise<any>;
-};
+const stack = await startStack('bench-scale', { MAX_CRAWL_PAGES: String(n) });
+const call = stack.call;
 try {
-  while (!(await fetch(`${api}/readyz`).then((r) => r.ok, () => false))) await new Promise((r) => setTimeout(r, 200));
   const s = await call('/api/sites', { method: 'POST', body: JSON.stringify({ url: `${origin}/` }) });
   const t0 = performance.now();
   const { crawlId } = await call(`/api/sites/${s.id}/crawl`, { method: 'POST', body: JSON.stringify({ maxPages: n }) });
@@ -69,7 +43,7 @@ try {
     await new Promise((r) => setTimeout(r, 2000));
   }
   const minutes = (performance.now() - t0) / 60_000;
-  const temporal = new Client({ connection: await Connection.connect({ address: `127.0.0.1:${temporalPort}` }) });
+  const temporal = new Client({ connection: await Connection.connect({ address: stack.temporalAddress }) });
   let runs = 0;
   let longest = 0;
   for await (const wf of temporal.workflow.list({ query: `WorkflowId = "crawl-${crawlId}"` })) {
@@ -79,7 +53,6 @@ try {
   console.log(`crawl of ${n} generated pages on one worker: ${crawl.status}; found ${crawl.totalPages}, scanned ${crawl.scannedPages}, enriched ${crawl.enrichedPages}, failed ${crawl.failedPages}; new issues ${crawl.newIssues}`);
   console.log(`${minutes.toFixed(1)} min, ${(crawl.scannedPages / minutes).toFixed(0)} pages/min; crawl workflow: ${runs} runs (continue-as-new), longest history ${longest} events`);
 } finally {
-  child.kill('SIGINT');
-  await new Promise((r) => child.once('exit', r));
+  await stack.stop();
   site.close();
 }

@@ -3,14 +3,12 @@
 // concurrency, a raw axe baseline over the same pages (no Temporal, no database, no enrichment).
 // Prints pages per minute for both and their ratio. Asserts nothing.
 //   node bench/crawl.bench.ts [maxPages=1000]
-import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium } from 'playwright';
 import { CHROMIUM_ARGS, resolveChromiumPath } from '../src/activities/browser/browser-provider.ts';
 import { AXE_WCAG_TAGS } from '../src/shared/wcag.ts';
-import { freePort } from '../temporal-dev/dev-server.ts';
+import { startStack } from './stack.ts';
 import { serveFolder } from './static-server.ts';
 
 const maxPages = Number(process.argv[2] ?? 1000);
@@ -18,36 +16,15 @@ const concurrency = Number(process.env.PAGE_SCAN_CONCURRENCY ?? 3);
 const corpus = path.resolve('..', 'shared', 'corpora', 'ipython-docs', 'site');
 const { origin, server } = await serveFolder(corpus, { rootRedirect: '/3/index.html' });
 
-const port = await freePort();
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  PORT: String(port),
-  DATA_DIR: path.resolve('.data', 'bench-crawl'),
-  EMBEDDED_PG_PORT: String(await freePort()),
-  TEMPORAL_DEV_PORT: String(await freePort()),
-  TEMPORAL_UI_PORT: String(await freePort()),
-  ALLOW_PRIVATE_TARGETS: 'true',
-  SCAN_RATE_LIMIT: '0',
+const stack = await startStack('bench-crawl', {
   MAX_CRAWL_PAGES: String(Math.max(maxPages, 1000)),
   PAGE_SCAN_CONCURRENCY: String(concurrency),
-  LOG_LEVEL: 'warn',
-};
-// A fresh state each run: a crawl left running by an interrupted run would resume and get in the way.
-rmSync(env.DATA_DIR!, { recursive: true, force: true });
-delete env.DATABASE_URL;
-delete env.TEMPORAL_ADDRESS;
-const api = `http://127.0.0.1:${port}`;
-const child = spawn(process.execPath, [path.resolve('src/start.ts')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-const call = async (p: string, init?: RequestInit) => {
-  const res = await fetch(api + p, { ...init, headers: { 'content-type': 'application/json', ...init?.headers } });
-  if (!res.ok) throw new Error(`${init?.method ?? 'GET'} ${p}: ${res.status} ${await res.text()}`);
-  return res.json() as Promise<any>;
-};
+});
+const call = stack.call;
 
 let urls: string[] = [];
 let pipelineRate = 0;
 try {
-  while (!(await fetch(`${api}/readyz`).then((r) => r.ok, () => false))) await new Promise((r) => setTimeout(r, 200));
   const site = await call('/api/sites', { method: 'POST', body: JSON.stringify({ url: `${origin}/` }) });
   const t0 = performance.now();
   const { crawlId } = await call(`/api/sites/${site.id}/crawl`, { method: 'POST', body: JSON.stringify({ maxPages }) });
@@ -69,8 +46,7 @@ try {
   console.log(`pipeline: ${seconds.toFixed(1)} s from POST to completed; first page scanned after ${((firstScanAt! - t0) / 1000).toFixed(1)} s; ${(crawl.scannedPages / (seconds / 60)).toFixed(1)} pages/min`);
   pipelineRate = crawl.scannedPages / (seconds / 60);
 } finally {
-  child.kill('SIGINT');
-  await new Promise((r) => child.once('exit', r));
+  await stack.stop();
 }
 
 // Raw baseline: the same pages, the same Chromium and concurrency, axe only.

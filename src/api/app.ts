@@ -72,8 +72,11 @@ export function createApp(deps: AppDeps) {
       version: '1.0.0',
       description:
         'Crawls web sites and scans pages in Chromium against WCAG 2.2 A and AA. Errors are application/problem+json (RFC 9457). ' +
-        'Decisions beyond the user specification: every scan field is always present (null when it has no value yet) rather than ' +
-        'varying the shape by status; issues carry `helpUrl` and `alsoFlaggedBy`; failed scans carry `error: {code, message}`.',
+        'Decisions beyond the user specification and ../shared/spec/contract.md: every scan field is always present (null when ' +
+        'it has no value yet) rather than varying the shape by status; scan issues carry `helpUrl` and `alsoFlaggedBy`; failed ' +
+        'scans carry `error: {code, message}`; crawls also carry `brokenLinks` (same-site links answering 4xx, not pages) and ' +
+        '`error` (why a crawl `failed`, e.g. the root page\'s error or `no_pages`); a site\'s `baseUrl` is the origin of the ' +
+        'first URL given, with path `/`; GET /api/sites is ordered by host name.',
     },
     security: [{ bearerAuth: [] }, {}],
   });

@@ -49,6 +49,12 @@ describe('API errors, limits and guards', () => {
     },
   );
 
+  it('refuses a private site with 400 forbidden_target and creates nothing', async () => {
+    await problem(await env.request('/api/sites', { method: 'POST', json: { url: 'http://127.0.0.1:8080/' } }), 400, 'forbidden_target');
+    await problem(await env.request('/api/sites', { method: 'POST', json: { url: 'mailto:a@b.c' } }), 400, 'validation_error');
+    expect(await (await env.request('/api/sites')).json()).toEqual([]);
+  });
+
   it('answers 400 invalid_json, 415 and 413 for bad bodies', async () => {
     await problem(await env.request('/api/scans', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"url":' }), 400, 'invalid_json');
     await problem(await env.request('/api/scans', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'url=x' }), 415, 'unsupported_media_type');

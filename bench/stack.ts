@@ -1,0 +1,64 @@
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { freePort } from '../temporal-dev/dev-server.ts';
+
+export interface Stack {
+  api: string;
+  temporalAddress: string;
+  /** JSON call against the API; throws on a non-2xx answer. */
+  call(p: string, init?: RequestInit): Promise<any>;
+  stop(): Promise<void>;
+}
+
+/**
+ * `npm start` as a user runs it (Temporal dev server, embedded PostgreSQL, worker, API), on free
+ * ports and (unless `fresh: false`) a fresh data folder, so a crawl left by an interrupted run
+ * cannot get in the way.
+ * Resolves once /readyz answers, with the seconds that took.
+ */
+export async function startStack(
+  name: string,
+  extraEnv: Record<string, string> = {},
+  opts: { fresh?: boolean } = {},
+): Promise<Stack & { readySeconds: number }> {
+  const port = await freePort();
+  const temporalPort = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: path.resolve('.data', name),
+    EMBEDDED_PG_PORT: String(await freePort()),
+    TEMPORAL_DEV_PORT: String(temporalPort),
+    TEMPORAL_UI_PORT: String(await freePort()),
+    ALLOW_PRIVATE_TARGETS: 'true',
+    SCAN_RATE_LIMIT: '0',
+    LOG_LEVEL: 'warn',
+    ...extraEnv,
+  };
+  if (opts.fresh !== false) rmSync(env.DATA_DIR!, { recursive: true, force: true });
+  delete env.DATABASE_URL;
+  delete env.TEMPORAL_ADDRESS;
+  const api = `http://127.0.0.1:${port}`;
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [path.resolve('src/start.ts')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const exited = new Promise((r) => child.once('exit', r));
+  while (!(await fetch(`${api}/readyz`).then((r) => r.ok, () => false))) {
+    if (child.exitCode !== null) throw new Error('npm start exited');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    api,
+    temporalAddress: `127.0.0.1:${temporalPort}`,
+    readySeconds: (performance.now() - t0) / 1000,
+    async call(p, init) {
+      const res = await fetch(api + p, { ...init, headers: { 'content-type': 'application/json', ...init?.headers } });
+      if (!res.ok) throw new Error(`${init?.method ?? 'GET'} ${p}: ${res.status} ${await res.text()}`);
+      return res.json();
+    },
+    async stop() {
+      child.kill('SIGINT');
+      await exited;
+    },
+  };
+}
