@@ -9,6 +9,7 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 90_000,
     hookTimeout: 180_000,
-    reporters: ['default'],
+    reporters: ['default', 'json'],
+    outputFile: { json: '.data/test-results.json' },
   },
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../temporal-dev/dev-server.ts';
 import { FIXTURE_PAGES, startCrawlFixture } from '../helpers/crawl-fixture.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../helpers/test-env.ts';
 
@@ -181,6 +182,14 @@ describe('site crawls end to end', () => {
     }
     const { crawl: c } = await crawl(siteId, { maxPages: 2 });
     expect(c).toMatchObject({ maxPages: 2, totalPages: 2, scannedPages: 2, status: 'completed' });
+  });
+
+  it('ends failed, with the reason, when not one page can be reached', async () => {
+    const closed = await freePort('127.0.0.6');
+    const dead = await (await env.request('/api/sites', { method: 'POST', json: { url: `http://127.0.0.6:${closed}/` } })).json();
+    const { crawl: c } = await crawl(dead.id);
+    expect(c).toMatchObject({ status: 'failed', totalPages: 1, scannedPages: 0, failedPages: 1, error: { code: 'connection_refused' } });
+    expect(c.overallScore).toBeNull();
   });
 
   it('answers 404 for unknown or foreign resources and 409 for a second crawl', async () => {
