@@ -49,6 +49,41 @@ describe('a scan whose enrichment fails', () => {
   });
 });
 
+describe('a crawl whose enrichment fails', () => {
+  let env: TestEnv;
+  let site: FixtureServer;
+  beforeAll(async () => {
+    site = await startFixtureServer(
+      {
+        '/': html('<!doctype html><html lang="en"><title>Home</title><main><h1>Home</h1><p>See <a href="/barriers">the barriers page</a>.</p></main></html>'),
+        '/barriers': fixtureFile('pages/barriers.html'),
+      },
+      '127.0.0.7',
+    );
+    env = await createTestEnv({
+      overrides: { ai: { enrichCrawlPage: async () => Promise.reject(new Error('the enrichment model is unreachable')) } },
+      enrichmentRetry: { maximumAttempts: 2, initialIntervalMs: 50 },
+    });
+  });
+  afterAll(async () => {
+    await env?.close();
+    await site?.close();
+  });
+
+  it('ends completed_partial with every page scanned and the engine texts kept', async () => {
+    const s = await (await env.request('/api/sites', { method: 'POST', json: { url: `${site.origin}/` } })).json();
+    const { crawlId } = await (await env.request(`/api/sites/${s.id}/crawl`, { method: 'POST' })).json();
+    const c = await pollUntil(
+      async () => (await env.request(`/api/sites/${s.id}/crawls/${crawlId}`)).json(),
+      (x) => !['queued', 'running'].includes(x.status),
+    );
+    expect(c).toMatchObject({ status: 'completed_partial', totalPages: 2, scannedPages: 2, enrichedPages: 0, failedPages: 0, newIssues: 6 });
+    const issues = (await (await env.request(`/api/sites/${s.id}/issues?limit=100`)).json()).data;
+    expect(issues).toHaveLength(6);
+    expect(issues.find((i: any) => i.axeRuleId === 'image-alt').description).toMatch(/^Images must have alternative text/);
+  });
+});
+
 describe('the browser obeys the target policy (SSRF guard)', () => {
   let browser: BrowserProvider;
   let site: FixtureServer;
