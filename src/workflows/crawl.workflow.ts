@@ -122,7 +122,11 @@ export async function CrawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
       else if (claimed === 0) await Promise.race([...inflight.values(), sleep(1000)]);
     }
   } catch (err) {
-    if (!isCancellation(err)) throw err;
+    if (!isCancellation(err)) {
+      // Still end the crawl row, or the site would answer 409 crawl_in_progress for ever.
+      await CancellationScope.nonCancellable(() => db.finalizeCrawl({ crawlId, cancelled: false })).catch(() => {});
+      throw err;
+    }
     cancellation = err;
   }
 

@@ -112,7 +112,8 @@ describe('crawls that roll over, get cancelled, or lose their worker', () => {
     expect(scannedIssues.length).toBeGreaterThanOrEqual(c.scannedPages - 1);
     const again = await env.request(`/api/sites/${siteId}/crawls/${crawlId}/cancel`, { method: 'POST' });
     expect(again.status).toBe(409);
-    const wf = await env.temporal.workflow.getHandle(`crawl-${crawlId}`).describe();
+    // The row says cancelled once finalized; the workflow closes as Cancelled right after.
+    const wf = await pollUntil(() => env.temporal.workflow.getHandle(`crawl-${crawlId}`).describe(), (d) => d.status.name !== 'RUNNING');
     expect(wf.status.name).toBe('CANCELLED');
     // The counters agree with the pages' own states: nothing was counted twice or lost.
     const states = await env.db.selectFrom('crawl_pages').select(['state']).where('crawl_id', '=', crawlId).execute();

@@ -188,7 +188,8 @@ describe('single-page scans end to end (Temporal, PostgreSQL, Chromium)', () => 
     expect(again.status).toBe(409);
     expect(again.headers.get('content-type')).toContain('application/problem+json');
     expect((await again.json()).code).toBe('already_finished');
-    const wf = await env.temporal.workflow.getHandle(`scan-${id}`).describe();
+    // The row says cancelled first; the workflow closes as Cancelled right after.
+    const wf = await pollUntil(() => env.temporal.workflow.getHandle(`scan-${id}`).describe(), (d) => d.status.name !== 'RUNNING');
     expect(wf.status.name).toBe('CANCELLED');
   });
 
