@@ -1,5 +1,7 @@
 import {
   ActivityCancellationType,
+  ActivityFailure,
+  ApplicationFailure,
   CancellationScope,
   continueAsNew,
   getExternalWorkflowHandle,
@@ -122,12 +124,16 @@ export async function CrawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
       else if (claimed === 0) await Promise.race([...inflight.values(), sleep(1000)]);
     }
   } catch (err) {
-    if (!isCancellation(err)) {
-      // Still end the crawl row, or the site would answer 409 crawl_in_progress for ever.
-      await CancellationScope.nonCancellable(() => db.finalizeCrawl({ crawlId, cancelled: false })).catch(() => {});
+    if (isCancellation(err)) cancellation = err;
+    else {
+      // An activity that failed for good fails the crawl: still end its row, or the site would
+      // answer 409 crawl_in_progress for ever. Anything else (continue-as-new is thrown too, and
+      // a bug fails only the workflow task, which Temporal retries) passes through untouched.
+      if (err instanceof ActivityFailure || err instanceof ApplicationFailure) {
+        await CancellationScope.nonCancellable(() => db.finalizeCrawl({ crawlId, cancelled: false })).catch(() => {});
+      }
       throw err;
     }
-    cancellation = err;
   }
 
   const cancelled = cancellation !== undefined;
