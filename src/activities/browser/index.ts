@@ -1,7 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { sql } from 'kysely';
 import { crawlPageState, ensureCrawlPageScan, transitionPage } from '../../db/repositories/crawl.repository.ts';
-import { findScan, saveScanPageInfo, saveScanResult, setScanStage } from '../../db/repositories/scan.repository.ts';
+import { DURATION_MS, findScan, saveScanPageInfo, saveScanResult, setScanStage } from '../../db/repositories/scan.repository.ts';
 import type { Database } from '../../db/database.ts';
 import { FAILURE_TYPES, type PageError, type ScanPageResult, type ScanStage } from '../../shared/contracts.ts';
 import { pageScore } from '../../shared/score.ts';
@@ -131,7 +131,7 @@ export function createBrowserActivities(deps: BrowserActivityDeps) {
             progress: 100,
             error: ok ? null : JSON.stringify(result.error),
             completed_at: sql<Date>`now()`,
-            duration_ms: sql<number>`(extract(epoch from (now() - coalesce(started_at, created_at))) * 1000)::int`,
+            duration_ms: DURATION_MS,
           })
           .where('id', '=', row.id)
           .returning(['score', 'page_title', 'http_status'])

@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Database } from '../../db/database.ts';
 import { finishScan, findScan, listFindings, markScanRunning, setScanStage } from '../../db/repositories/scan.repository.ts';
 import { sql } from 'kysely';
-import { claimPages, findCrawl, markCrawlRunning, setDiscoveryDone, transitionPage } from '../../db/repositories/crawl.repository.ts';
+import { claimPages, findCrawl, markCrawlRunning, setDiscoveryDone, transitionPage, updateCrawlPageScan } from '../../db/repositories/crawl.repository.ts';
 import { finalizeCrawl } from '../../db/repositories/issue.repository.ts';
 import { FAILURE_TYPES, type PageError, type ScanStage, type ScanStatus } from '../../shared/contracts.ts';
 import type { Logger } from '../../logger.ts';
@@ -54,13 +54,7 @@ export function createPersistenceActivities(deps: PersistenceActivityDeps) {
     async markPageScanFailed(input: { crawlId: string; pageId: string; message: string }): Promise<void> {
       const error = { code: 'browser_error', message: input.message.slice(0, 500) };
       await deps.db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('page_scans')
-          .set({ status: 'failed', error: JSON.stringify(error), completed_at: sql<Date>`now()` })
-          .where('kind', '=', 'crawl')
-          .where('crawl_id', '=', input.crawlId)
-          .where('page_id', '=', input.pageId)
-          .execute();
+        await updateCrawlPageScan(trx, input.crawlId, input.pageId, { status: 'failed', error: JSON.stringify(error), completed_at: sql<Date>`now()` });
         await transitionPage(trx, { crawlId: input.crawlId, pageId: input.pageId, from: ['dispatched', 'pending'], to: 'failed', error });
       });
     },
@@ -68,13 +62,7 @@ export function createPersistenceActivities(deps: PersistenceActivityDeps) {
     /** A page whose enrichment failed for good: engine texts stay, the crawl becomes partial. */
     async markEnrichFailed(input: { crawlId: string; pageId: string }): Promise<void> {
       await deps.db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('page_scans')
-          .set({ status: 'completed_partial' })
-          .where('kind', '=', 'crawl')
-          .where('crawl_id', '=', input.crawlId)
-          .where('page_id', '=', input.pageId)
-          .execute();
+        await updateCrawlPageScan(trx, input.crawlId, input.pageId, { status: 'completed_partial' });
         await transitionPage(trx, { crawlId: input.crawlId, pageId: input.pageId, from: ['scanned'], to: 'enrich_failed' });
       });
     },

@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { CrawlInProgressError, deleteCrawl, ENDED_CRAWL_STATUS_LIST, findSiteCrawl, insertCrawl, latestCrawl, listCrawls } from '../../db/repositories/crawl.repository.ts';
+import { CrawlInProgressError, deleteCrawl, findSiteCrawl, isCrawlEnded, insertCrawl, latestCrawl, listCrawls } from '../../db/repositories/crawl.repository.ts';
 import { finalizeCrawl } from '../../db/repositories/issue.repository.ts';
 import { countOpenIssues, listSites, upsertSite } from '../../db/repositories/site.repository.ts';
 import { siteHostname } from '../../activities/discovery/urls.ts';
@@ -160,7 +160,7 @@ export function siteRoutes(deps: AppDeps) {
     async (c) => {
       const { id, crawlId } = c.req.valid('param');
       const crawl = await crawlOr404(id, crawlId);
-      if (ENDED_CRAWL_STATUS_LIST.includes(crawl.status)) throw new ApiError('already_finished', `crawl ${crawlId} already ended with status ${crawl.status}`);
+      if (isCrawlEnded(crawl.status)) throw new ApiError('already_finished', `crawl ${crawlId} already ended with status ${crawl.status}`);
       try {
         await deps.temporal.workflow.getHandle(crawlWorkflowId(crawlId)).cancel();
       } catch (err) {

@@ -1,10 +1,13 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction, type UpdateObject } from 'kysely';
 import type { Crawl, CrawlPageState, DB } from '../schema.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
 export const ENDED_CRAWL_STATUSES = ['completed', 'completed_partial', 'cancelled', 'failed'] as const;
-const ended = [...ENDED_CRAWL_STATUSES] as string[];
+
+export function isCrawlEnded(status: string): boolean {
+  return (ENDED_CRAWL_STATUSES as readonly string[]).includes(status);
+}
 
 export class CrawlInProgressError extends Error {
   readonly crawlId: string;
@@ -249,8 +252,11 @@ export async function ensureCrawlPageScan(db: Db, v: { crawlId: string; pageId: 
   return inserted.rows[0]!;
 }
 
+/** Sets fields of a page's scan row in a crawl (found by crawl and page, not by scan id). */
+export async function updateCrawlPageScan(db: Db, crawlId: string, pageId: string, values: UpdateObject<DB, 'page_scans'>): Promise<void> {
+  await db.updateTable('page_scans').set(values).where('kind', '=', 'crawl').where('crawl_id', '=', crawlId).where('page_id', '=', pageId).execute();
+}
+
 export async function findCrawlPageScan(db: Db, crawlId: string, pageId: string) {
   return db.selectFrom('page_scans').selectAll().where('kind', '=', 'crawl').where('crawl_id', '=', crawlId).where('page_id', '=', pageId).executeTakeFirst();
 }
-
-export { ended as ENDED_CRAWL_STATUS_LIST };

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Crawl, DB, Issue } from '../schema.ts';
+import { isCrawlEnded } from './crawl.repository.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -16,14 +17,15 @@ export interface FinalizeResult {
 }
 
 /**
- * Ends a crawl once, in one transaction: page scores, the crawl score, and the diff against the
+ * Ends a crawl once, in one transaction: the crawl score (page scores were stored as each page
+ * was scanned), and the diff against the
  * site's issues (new, reopened-as-new, fixed on pages scanned successfully this time; dismissed
  * and cant_fix untouched), every status change appended to the issue's history.
  */
 export async function finalizeCrawl(db: Kysely<DB>, crawlId: string, opts: { cancelled: boolean }): Promise<FinalizeResult> {
   return db.transaction().execute(async (trx) => {
     const crawl = await trx.selectFrom('crawls').selectAll().where('id', '=', crawlId).forUpdate().executeTakeFirstOrThrow();
-    if (['completed', 'completed_partial', 'cancelled', 'failed'].includes(crawl.status)) return { crawl, alreadyEnded: true };
+    if (isCrawlEnded(crawl.status)) return { crawl, alreadyEnded: true };
     const siteId = crawl.site_id;
 
     await sql`
@@ -33,11 +35,6 @@ export async function finalizeCrawl(db: Kysely<DB>, crawlId: string, opts: { can
       where ps.kind = 'crawl' and ps.crawl_id = ${crawlId} and ps.status in ('completed', 'completed_partial')
       order by fi.fingerprint, fi.id`.execute(trx);
     await sql`create index on crawl_findings (fingerprint)`.execute(trx);
-
-    await sql`
-      update pages p set latest_score = ps.score, last_scanned_at = ps.completed_at, title = coalesce(ps.page_title, p.title)
-      from page_scans ps
-      where ps.kind = 'crawl' and ps.crawl_id = ${crawlId} and ps.page_id = p.id and ps.status in ('completed', 'completed_partial')`.execute(trx);
 
     const reopened = await sql<{ id: string }>`
       update issues i set status = 'open', status_history = i.status_history || ${historyEntry('fixed', 'open', crawlId)}, updated_at = now()

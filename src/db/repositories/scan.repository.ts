@@ -50,6 +50,9 @@ export async function listSingleScans(
 
 const notEnded = ENDED_SCAN_STATUSES as ScanStatus[];
 
+/** Milliseconds from the scan's start (or creation) to now, for `duration_ms` when a scan ends. */
+export const DURATION_MS = sql<number>`(extract(epoch from (now() - coalesce(started_at, created_at))) * 1000)::int`;
+
 export async function markScanRunning(db: Db, id: string): Promise<PageScan | undefined> {
   return db
     .updateTable('page_scans')
@@ -138,7 +141,7 @@ export async function finishScan(
       ...(v.error ? { error: JSON.stringify(v.error) } : {}),
       ...(v.summary !== undefined ? { summary: JSON.stringify(v.summary) } : {}),
       completed_at: sql<Date>`now()`,
-      duration_ms: sql<number>`(extract(epoch from (now() - coalesce(started_at, created_at))) * 1000)::int`,
+      duration_ms: DURATION_MS,
     })
     .where('id', '=', id)
     .where('status', 'not in', notEnded)
