@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import Cursor from 'pg-cursor';
 import type { DB } from './schema.ts';
 
 // COUNT(*) and BIGINT come back as strings by default; our counts fit in a JS number.
@@ -17,5 +18,6 @@ export function createDb(connectionString: string, opts: { max?: number } = {}):
   });
   // An idle client that loses its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
-  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  // `cursor` lets long reads (a report's every issue) stream with `.stream()` instead of loading whole.
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
 }

