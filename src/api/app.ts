@@ -6,6 +6,7 @@ import type { AppDeps, HonoEnv } from './env.ts';
 import { ApiError, isUnavailable, problemResponse, validationError, type ApiErrorCode } from './errors.ts';
 import { bearerAuth, jsonBody, requestContext } from './middleware.ts';
 import { docsRoutes } from './routes/docs.routes.ts';
+import { exportRoutes } from './routes/exports.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { scanRoutes } from './routes/scans.routes.ts';
 import { siteContentRoutes } from './routes/site-content.routes.ts';
@@ -59,6 +60,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', scanRoutes(deps));
   app.route('/', siteRoutes(deps));
   app.route('/', siteContentRoutes(deps));
+  app.route('/', exportRoutes(deps));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 export const ERRORS = {
   validation_error: { status: 400, title: 'Invalid request' },
   invalid_json: { status: 400, title: 'Body is not valid JSON' },
+  invalid_query: { status: 400, title: 'Invalid query parameter' },
   forbidden_target: { status: 400, title: 'Target address not allowed' },
   unauthorized: { status: 401, title: 'Authentication required' },
   not_found: { status: 404, title: 'Not found' },
