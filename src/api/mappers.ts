@@ -1,148 +1,154 @@
-import type { Crawl, Finding, Issue, Page, PageScan, Site } from '../db/schema.ts';
+import type { PageScanHistoryEntry } from '../db/repositories/page.repository.ts';
+import type { IssueWithPage } from '../db/repositories/issue.repository.ts';
+import type { CrawlRecord, FindingRecord, IssueCounts, IssueStatus, PageRecord, ScanRecord, SiteRecord } from '../db/repositories/records.ts';
 import { iso } from './schemas/common.schema.ts';
 
-export function scanIssueDto(f: Finding, status: 'open' | 'fixed' | 'dismissed' | 'cant_fix' = 'open') {
-  const data = (f.data ?? {}) as { alsoFlaggedBy?: string[] };
+export function scanIssueDto(f: FindingRecord, status: IssueStatus = 'open') {
   return {
     id: f.id,
     type: f.type,
     severity: f.severity,
-    wcagCriterion: f.wcag_criterion,
-    wcagLevel: f.wcag_level,
-    elementSelector: f.element_selector,
-    elementHtml: f.element_html,
+    wcagCriterion: f.wcagCriterion,
+    wcagLevel: f.wcagLevel,
+    elementSelector: f.elementSelector,
+    elementHtml: f.elementHtml,
     description: f.description,
-    fixSuggestion: f.fix_suggestion,
-    axeRuleId: f.rule_id,
+    fixSuggestion: f.fixSuggestion,
+    axeRuleId: f.ruleId,
     status,
-    helpUrl: f.help_url,
-    alsoFlaggedBy: data.alsoFlaggedBy ?? [],
+    helpUrl: f.helpUrl,
+    alsoFlaggedBy: f.data.alsoFlaggedBy ?? [],
   };
 }
 
-export function scanListItemDto(s: PageScan) {
+export function scanListItemDto(s: ScanRecord) {
   return {
     id: s.id,
     url: s.url,
-    status: s.status as 'queued',
+    status: s.status,
     progress: s.progress,
-    currentStage: s.status === 'running' ? s.current_stage : null,
-    createdAt: iso(s.created_at)!,
-    startedAt: iso(s.started_at),
-    completedAt: iso(s.completed_at),
-    pageTitle: s.page_title,
+    currentStage: s.status === 'running' ? s.currentStage : null,
+    createdAt: iso(s.createdAt)!,
+    startedAt: iso(s.startedAt),
+    completedAt: iso(s.completedAt),
+    pageTitle: s.pageTitle,
     overallScore: hasResults(s) ? s.score : null,
-    error: (s.error as { code: 'timeout'; message: string } | null) ?? null,
+    error: s.error,
   };
 }
 
-export function hasResults(s: PageScan): boolean {
+export function hasResults(s: ScanRecord): boolean {
   return s.status === 'completed' || s.status === 'completed_partial';
 }
 
-export function scanDto(s: PageScan, findings: Finding[] | null) {
+export function scanDto(s: ScanRecord, findings: FindingRecord[] | null) {
   const results = hasResults(s);
   return {
     ...scanListItemDto(s),
-    summary: results ? ((s.summary as any) ?? null) : null,
+    summary: results ? s.summary : null,
     issues: results && findings ? findings.map((f) => scanIssueDto(f)) : null,
   };
 }
 
-export function siteDto(s: Site) {
-  return { id: s.id, hostname: s.hostname, name: s.name, baseUrl: s.base_url, createdAt: iso(s.created_at)! };
+export function siteDto(s: SiteRecord) {
+  return { id: s.id, hostname: s.hostname, name: s.name, baseUrl: s.baseUrl, createdAt: iso(s.createdAt)! };
 }
 
-type CrawlStatus = 'queued' | 'running' | 'completed' | 'completed_partial' | 'cancelled' | 'failed';
-
-export function crawlDto(c: Crawl) {
+export function crawlDto(c: CrawlRecord) {
   return {
     id: c.id,
-    siteId: c.site_id,
-    status: c.status as CrawlStatus,
-    totalPages: c.total_pages,
-    scannedPages: c.scanned_pages,
-    enrichedPages: c.enriched_pages,
-    failedPages: c.failed_pages,
-    brokenLinks: c.broken_links,
-    maxPages: c.max_pages,
-    overallScore: c.overall_score,
-    newIssues: c.new_issues,
-    fixedIssues: c.fixed_issues,
-    error: (c.error as { code: string; message: string } | null) ?? null,
-    createdAt: iso(c.created_at)!,
-    startedAt: iso(c.started_at),
-    completedAt: iso(c.completed_at),
+    siteId: c.siteId,
+    status: c.status,
+    totalPages: c.totalPages,
+    scannedPages: c.scannedPages,
+    enrichedPages: c.enrichedPages,
+    failedPages: c.failedPages,
+    brokenLinks: c.brokenLinks,
+    maxPages: c.maxPages,
+    overallScore: c.overallScore,
+    newIssues: c.newIssues,
+    fixedIssues: c.fixedIssues,
+    error: c.error,
+    createdAt: iso(c.createdAt)!,
+    startedAt: iso(c.startedAt),
+    completedAt: iso(c.completedAt),
   };
 }
 
-export function latestCrawlDto(c: Crawl) {
+export function latestCrawlDto(c: CrawlRecord) {
   return {
     id: c.id,
-    status: c.status as CrawlStatus,
-    overallScore: c.overall_score,
-    totalPages: c.total_pages,
-    scannedPages: c.scanned_pages,
-    newIssues: c.new_issues,
-    fixedIssues: c.fixed_issues,
-    createdAt: iso(c.created_at)!,
-    completedAt: iso(c.completed_at),
+    status: c.status,
+    overallScore: c.overallScore,
+    totalPages: c.totalPages,
+    scannedPages: c.scannedPages,
+    newIssues: c.newIssues,
+    fixedIssues: c.fixedIssues,
+    createdAt: iso(c.createdAt)!,
+    completedAt: iso(c.completedAt),
   };
 }
 
-export interface IssueCountsRow {
-  critical: number;
-  serious: number;
-  moderate: number;
-  minor: number;
-}
-
-export function countsDto(c: IssueCountsRow | undefined) {
+export function countsDto(c: IssueCounts | undefined) {
   const x = { critical: c?.critical ?? 0, serious: c?.serious ?? 0, moderate: c?.moderate ?? 0, minor: c?.minor ?? 0 };
   return { ...x, total: x.critical + x.serious + x.moderate + x.minor };
 }
 
-export function pageDto(p: Page, counts: IssueCountsRow | undefined) {
+export function pageDto(p: PageRecord, counts: IssueCounts | undefined) {
   return {
     id: p.id,
-    siteId: p.site_id,
+    siteId: p.siteId,
     url: p.url,
     path: p.path,
     title: p.title,
     depth: p.depth,
-    discoveredVia: p.discovered_via,
-    httpStatus: p.http_status,
-    latestScore: p.latest_score,
+    discoveredVia: p.discoveredVia,
+    httpStatus: p.httpStatus,
+    latestScore: p.latestScore,
     issueCounts: countsDto(counts),
-    lastScannedAt: iso(p.last_scanned_at),
-    createdAt: iso(p.created_at)!,
+    lastScannedAt: iso(p.lastScannedAt),
+    createdAt: iso(p.createdAt)!,
   };
 }
 
-export function issueDto(i: Issue & { page_url: string }) {
+/** One entry of a page's scan history. */
+export function pageScanDto(s: PageScanHistoryEntry) {
+  return {
+    id: s.id,
+    crawlId: s.crawlId,
+    status: s.status,
+    score: s.score,
+    issueCounts: countsDto(s.counts),
+    scannedAt: iso(s.completedAt),
+    durationMs: s.durationMs,
+    error: s.error,
+  };
+}
+
+export function issueDto(i: IssueWithPage) {
   return {
     id: i.id,
-    siteId: i.site_id,
-    pageId: i.page_id,
-    pageUrl: i.page_url,
+    siteId: i.siteId,
+    pageId: i.pageId,
+    pageUrl: i.pageUrl,
     type: i.type,
     severity: i.severity,
-    wcagCriterion: i.wcag_criterion,
-    wcagLevel: i.wcag_level,
-    elementSelector: i.element_selector,
-    elementHtml: i.element_html,
+    wcagCriterion: i.wcagCriterion,
+    wcagLevel: i.wcagLevel,
+    elementSelector: i.elementSelector,
+    elementHtml: i.elementHtml,
     description: i.description,
-    fixSuggestion: i.fix_suggestion,
-    axeRuleId: i.rule_id,
+    fixSuggestion: i.fixSuggestion,
+    axeRuleId: i.ruleId,
     status: i.status,
-    helpUrl: i.help_url,
-    firstSeenAt: iso(i.first_seen_at)!,
-    lastSeenAt: iso(i.last_seen_at)!,
-    createdAt: iso(i.created_at)!,
-    updatedAt: iso(i.updated_at)!,
+    helpUrl: i.helpUrl,
+    firstSeenAt: iso(i.firstSeenAt)!,
+    lastSeenAt: iso(i.lastSeenAt)!,
+    createdAt: iso(i.createdAt)!,
+    updatedAt: iso(i.updatedAt)!,
   };
 }
 
-export function issueDetailDto(i: Issue & { page_url: string }) {
-  return { ...issueDto(i), statusHistory: (i.status_history as any[]) ?? [] };
+export function issueDetailDto(i: IssueWithPage) {
+  return { ...issueDto(i), statusHistory: i.statusHistory };
 }

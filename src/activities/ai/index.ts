@@ -3,40 +3,20 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { findCrawlPageScan, transitionPage } from '../../db/repositories/crawl.repository.ts';
 import { findScan, listFindings, saveSummary, updateFindingTexts } from '../../db/repositories/scan.repository.ts';
-import type { DB, Finding, PageScan } from '../../db/schema.ts';
+import type { FindingRecord, ScanRecord } from '../../db/repositories/records.ts';
+import type { DB } from '../../db/schema.ts';
 import { FAILURE_TYPES } from '../../shared/contracts.ts';
 import type { Logger } from '../../logger.ts';
-import { describeFinding, summarise, type EnrichableFinding, type PassedRuleInfo, type ScanSummary } from './offline-enricher.ts';
+import { describeFinding, summarise, type ScanSummary } from './offline-enricher.ts';
 
 export interface AiActivityDeps {
   db: Database;
   logger: Logger;
 }
 
-export function toEnrichable(f: Finding): EnrichableFinding {
-  return {
-    id: f.id,
-    ruleId: f.rule_id,
-    type: f.type,
-    severity: f.severity,
-    wcagCriterion: f.wcag_criterion,
-    wcagLevel: f.wcag_level,
-    elementSelector: f.element_selector,
-    engineHelp: f.engine_help,
-    engineDescription: f.engine_description,
-    failureSummary: f.failure_summary,
-  };
-}
-
 /** The summary the engine's results alone support; also what a scan keeps when enrichment fails. */
-export function engineSummary(scan: PageScan, findings: readonly Finding[]): ScanSummary {
-  return summarise({
-    pageTitle: scan.page_title,
-    url: scan.url,
-    score: scan.score ?? 100,
-    findings: findings.map(toEnrichable),
-    passes: (scan.engine_passes as PassedRuleInfo[] | null) ?? [],
-  });
+export function engineSummary(scan: ScanRecord, findings: readonly FindingRecord[]): ScanSummary {
+  return summarise({ pageTitle: scan.pageTitle, url: scan.url, score: scan.score ?? 100, findings, passes: scan.enginePasses ?? [] });
 }
 
 export function createAiActivities(deps: AiActivityDeps) {
@@ -46,7 +26,7 @@ export function createAiActivities(deps: AiActivityDeps) {
     if (!scan) throw ApplicationFailure.nonRetryable(`scan ${scanId} does not exist`, FAILURE_TYPES.scanNotFound);
     const findings = await listFindings(deps.db, scanId);
     Context.current().heartbeat({ findings: findings.length });
-    const texts = findings.map((f) => ({ ...describeFinding(toEnrichable(f)), enrichedBy: 'offline' }));
+    const texts = findings.map((f) => ({ ...describeFinding(f), enrichedBy: 'offline' }));
     await deps.db.transaction().execute(async (trx) => {
       await updateFindingTexts(trx, texts);
       await saveSummary(trx, scanId, engineSummary(scan, findings));

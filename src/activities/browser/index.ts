@@ -1,9 +1,9 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { sql } from 'kysely';
 import { crawlPageState, ensureCrawlPageScan, transitionPage } from '../../db/repositories/crawl.repository.ts';
-import { DURATION_MS, findScan, saveScanPageInfo, saveScanResult, setScanStage } from '../../db/repositories/scan.repository.ts';
+import { getPageUrl, savePageScanOutcome } from '../../db/repositories/page.repository.ts';
+import { countFindings, endCrawlPageScan, findScan, saveScanPageInfo, saveScanResult, setScanStage } from '../../db/repositories/scan.repository.ts';
 import type { Database } from '../../db/database.ts';
-import { FAILURE_TYPES, type PageError, type ScanPageResult, type ScanStage } from '../../shared/contracts.ts';
+import { FAILURE_TYPES, type ScanPageResult, type ScanStage } from '../../shared/contracts.ts';
 import { pageScore } from '../../shared/score.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
 import type { Logger } from '../../logger.ts';
@@ -64,21 +64,11 @@ export function createBrowserActivities(deps: BrowserActivityDeps) {
         score: pageScore(result.findings),
         passes: result.passes,
         findings: result.findings.map((f) => ({
-          rule_id: f.ruleId,
-          type: f.type,
-          severity: f.severity,
-          wcag_criterion: f.wcagCriterion,
-          wcag_level: f.wcagLevel,
-          element_selector: f.elementSelector,
-          element_html: f.elementHtml,
-          engine_help: f.engineHelp,
-          engine_description: f.engineDescription,
-          failure_summary: f.failureSummary,
-          help_url: f.helpUrl,
+          ...f,
           // Engine texts until enrichment replaces them; they stay if enrichment fails.
           description: `${f.engineHelp}. ${f.engineDescription}.`.replace(/\.\./g, '.'),
-          fix_suggestion: f.failureSummary || f.engineHelp,
-          data: JSON.stringify({ ...f.data, ...(result.blocked.length ? { blockedRequests: result.blocked.length } : {}) }),
+          fixSuggestion: f.failureSummary || f.engineHelp,
+          data: { ...f.data, ...(result.blocked.length ? { blockedRequests: result.blocked.length } : {}) },
           fingerprint: fingerprint(url, f.ruleId, f.elementSelector),
         })),
       });
@@ -112,38 +102,22 @@ export function createBrowserActivities(deps: BrowserActivityDeps) {
     async scanCrawlPage(input: { crawlId: string; pageId: string }): Promise<ScanPageResult> {
       const state = await crawlPageState(deps.db, input.crawlId, input.pageId);
       if (state === undefined) throw ApplicationFailure.nonRetryable(`page ${input.pageId} is not part of crawl ${input.crawlId}`, FAILURE_TYPES.crawlNotFound);
-      const page = await deps.db.selectFrom('pages').select(['id', 'url']).where('id', '=', input.pageId).executeTakeFirstOrThrow();
+      const page = await getPageUrl(deps.db, input.pageId);
       const row = await ensureCrawlPageScan(deps.db, { crawlId: input.crawlId, pageId: page.id, url: page.url });
       if (state !== 'dispatched' && state !== 'pending') {
         // Done by an earlier attempt that committed but did not report back.
         const scan = await findScan(deps.db, row.id);
-        if (state === 'failed') return { kind: 'page-error', error: (scan?.error as PageError | null) ?? { code: 'browser_error', message: 'failed' } };
-        const n = await deps.db.selectFrom('findings').select((eb) => eb.fn.countAll<number>().as('n')).where('page_scan_id', '=', row.id).executeTakeFirstOrThrow();
-        return { kind: 'scanned', findings: n.n, pageTitle: scan?.page_title ?? null };
+        if (state === 'failed') return { kind: 'page-error', error: scan?.error ?? { code: 'browser_error', message: 'failed' } };
+        return { kind: 'scanned', findings: await countFindings(deps.db, row.id), pageTitle: scan?.pageTitle ?? null };
       }
       const result = await scanAndStore(row.id, page.url);
       await deps.db.transaction().execute(async (trx) => {
         const ok = result.kind === 'scanned';
-        const scan = await trx
-          .updateTable('page_scans')
-          .set({
-            status: ok ? 'completed' : 'failed',
-            progress: 100,
-            error: ok ? null : JSON.stringify(result.error),
-            completed_at: sql<Date>`now()`,
-            duration_ms: DURATION_MS,
-          })
-          .where('id', '=', row.id)
-          .returning(['score', 'page_title', 'http_status'])
-          .executeTakeFirstOrThrow();
-        await trx
-          .updateTable('pages')
-          .set({
-            http_status: scan.http_status,
-            ...(ok ? { latest_score: scan.score, title: scan.page_title, last_scanned_at: sql<Date>`now()` } : {}),
-          })
-          .where('id', '=', page.id)
-          .execute();
+        const scan = await endCrawlPageScan(trx, row.id, ok ? null : result.error);
+        await savePageScanOutcome(trx, page.id, {
+          httpStatus: scan.httpStatus,
+          ...(ok ? { scanned: { score: scan.score, title: scan.pageTitle } } : {}),
+        });
         await transitionPage(trx, {
           crawlId: input.crawlId,
           pageId: page.id,

@@ -110,16 +110,16 @@ export function createDiscoveryActivities(deps: DiscoveryActivityDeps) {
       const o = input.options;
       const crawl = await findCrawl(deps.db, input.crawlId);
       if (!crawl) throw ApplicationFailure.nonRetryable(`crawl ${input.crawlId} does not exist`, FAILURE_TYPES.crawlNotFound);
-      const site = (await findSite(deps.db, crawl.site_id))!;
-      const siteUrl = site.base_url;
+      const site = (await findSite(deps.db, crawl.siteId))!;
+      const siteUrl = site.baseUrl;
       const log = deps.logger.child({ crawlId: crawl.id, siteId: site.id });
-      let found = crawl.total_pages;
+      let found = crawl.totalPages;
       const heartbeat = () => ctx.heartbeat({ pages: found });
       heartbeat();
 
       const robots = await readRobots(siteUrl, deps.policy, o.fetchTimeoutMs);
       const seed: FrontierUrl[] = [{ url: normalizeUrl(siteUrl)!, depth: 0, via: 'root' }];
-      const fromSitemaps = await readSitemaps(siteUrl, robots.sitemaps, deps.policy, { timeoutMs: o.fetchTimeoutMs, maxUrls: crawl.max_pages * 2 });
+      const fromSitemaps = await readSitemaps(siteUrl, robots.sitemaps, deps.policy, { timeoutMs: o.fetchTimeoutMs, maxUrls: crawl.maxPages * 2 });
       for (const url of fromSitemaps) if (robots.isAllowed(url)) seed.push({ url, depth: 1, via: 'sitemap' });
       await enqueueUrls(deps.db, crawl.id, seed);
       heartbeat();
@@ -128,7 +128,7 @@ export function createDiscoveryActivities(deps: DiscoveryActivityDeps) {
       const known = new Set(await allFrontierUrls(deps.db, crawl.id));
       for (const u of known) queries.admit(u);
 
-      while (found < crawl.max_pages) {
+      while (found < crawl.maxPages) {
         if (ctx.cancellationSignal.aborted) break;
         const batch = await nextQueuedUrls(deps.db, crawl.id, o.concurrency);
         if (batch.length === 0) break;
@@ -138,7 +138,7 @@ export function createDiscoveryActivities(deps: DiscoveryActivityDeps) {
         for (let i = 0; i < batch.length; i++) {
           const item = batch[i]!;
           const outcome = outcomes[i]!;
-          if (found < crawl.max_pages) {
+          if (found < crawl.maxPages) {
             const next = await record(crawl.id, site.id, siteUrl, item, outcome);
             if (next.added) found = await countCrawlPages(deps.db, crawl.id);
             const links: FrontierUrl[] = [];

@@ -1,12 +1,12 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Database } from '../../db/database.ts';
 import { finishScan, findScan, listFindings, markScanRunning, setScanStage } from '../../db/repositories/scan.repository.ts';
-import { sql } from 'kysely';
 import { claimPages, findCrawl, markCrawlRunning, setDiscoveryDone, transitionPage, updateCrawlPageScan } from '../../db/repositories/crawl.repository.ts';
 import { finalizeCrawl } from '../../db/repositories/issue.repository.ts';
 import { FAILURE_TYPES, type PageError, type ScanStage, type ScanStatus } from '../../shared/contracts.ts';
 import type { Logger } from '../../logger.ts';
 import { engineSummary } from '../ai/index.ts';
+import type { ScanSummary } from '../ai/offline-enricher.ts';
 
 export interface PersistenceActivityDeps {
   db: Database;
@@ -41,7 +41,7 @@ export function createPersistenceActivities(deps: PersistenceActivityDeps) {
     async claimPages(input: { crawlId: string; claimKey: string; limit: number }): Promise<{ pageIds: string[]; discoveryDone: boolean }> {
       // Read the flag first: if discovery was done before the claim, the claim saw all its pages.
       const crawl = await findCrawl(deps.db, input.crawlId);
-      const discoveryDone = crawl?.discovery_done ?? true;
+      const discoveryDone = crawl?.discoveryDone ?? true;
       const pageIds = await claimPages(deps.db, input.crawlId, input.claimKey, input.limit);
       return { pageIds, discoveryDone };
     },
@@ -52,9 +52,9 @@ export function createPersistenceActivities(deps: PersistenceActivityDeps) {
 
     /** A page whose scan activity failed for good (browser crashes): counted as failed once. */
     async markPageScanFailed(input: { crawlId: string; pageId: string; message: string }): Promise<void> {
-      const error = { code: 'browser_error', message: input.message.slice(0, 500) };
+      const error: PageError = { code: 'browser_error', message: input.message.slice(0, 500) };
       await deps.db.transaction().execute(async (trx) => {
-        await updateCrawlPageScan(trx, input.crawlId, input.pageId, { status: 'failed', error: JSON.stringify(error), completed_at: sql<Date>`now()` });
+        await updateCrawlPageScan(trx, input.crawlId, input.pageId, { status: 'failed', error, completed: true });
         await transitionPage(trx, { crawlId: input.crawlId, pageId: input.pageId, from: ['dispatched', 'pending'], to: 'failed', error });
       });
     },
@@ -71,18 +71,18 @@ export function createPersistenceActivities(deps: PersistenceActivityDeps) {
       const { crawl, alreadyEnded } = await finalizeCrawl(deps.db, input.crawlId, { cancelled: input.cancelled });
       if (!alreadyEnded) {
         deps.logger.info(
-          { crawlId: crawl.id, status: crawl.status, pages: crawl.total_pages, scanned: crawl.scanned_pages, newIssues: crawl.new_issues, fixedIssues: crawl.fixed_issues },
+          { crawlId: crawl.id, status: crawl.status, pages: crawl.totalPages, scanned: crawl.scannedPages, newIssues: crawl.newIssues, fixedIssues: crawl.fixedIssues },
           'crawl finished',
         );
       }
-      return { status: crawl.status, newIssues: crawl.new_issues, fixedIssues: crawl.fixed_issues };
+      return { status: crawl.status, newIssues: crawl.newIssues, fixedIssues: crawl.fixedIssues };
     },
 
     /** Ends the scan; a completed scan without an enriched summary gets the engine's own. */
     async finishScan(input: { scanId: string; status: ScanStatus; error?: PageError }): Promise<void> {
       const scan = await findScan(deps.db, input.scanId);
       if (!scan) return;
-      let summary: unknown;
+      let summary: ScanSummary | undefined;
       if ((input.status === 'completed' || input.status === 'completed_partial') && scan.summary == null) {
         summary = engineSummary(scan, await listFindings(deps.db, input.scanId));
       }

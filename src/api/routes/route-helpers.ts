@@ -1,6 +1,6 @@
 import type { z } from '@hono/zod-openapi';
 import { findSite } from '../../db/repositories/site.repository.ts';
-import type { Site } from '../../db/schema.ts';
+import type { SiteRecord } from '../../db/repositories/records.ts';
 import type { AppDeps } from '../env.ts';
 import { ApiError } from '../errors.ts';
 
@@ -9,7 +9,7 @@ export const jsonContent = <T extends z.ZodType>(schema: T, description: string)
   content: { 'application/json': { schema } },
 });
 
-export async function requireSite(deps: AppDeps, id: string): Promise<Site> {
+export async function requireSite(deps: AppDeps, id: string): Promise<SiteRecord> {
   const site = await findSite(deps.db, id);
   if (!site) throw new ApiError('not_found', `site ${id} does not exist`);
   return site;

@@ -89,7 +89,7 @@ export function scanRoutes(deps: AppDeps) {
       () => deleteScan(deps.db, scan.id),
     );
     c.header('Location', `/api/scans/${scan.id}`);
-    return c.json({ id: scan.id, url: scan.url, status: 'queued' as const, progress: 0 as const, createdAt: scan.created_at.toISOString() }, 202);
+    return c.json({ id: scan.id, url: scan.url, status: 'queued' as const, progress: 0 as const, createdAt: scan.createdAt.toISOString() }, 202);
   });
 
   app.openapi(listScans, async (c) => {

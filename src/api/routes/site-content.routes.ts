@@ -3,9 +3,9 @@ import { findIssue, issuesOfPage, listIssues, setIssueStatus } from '../../db/re
 import { findPage, listPages, pageScanHistory } from '../../db/repositories/page.repository.ts';
 import type { AppDeps, HonoEnv } from '../env.ts';
 import { ApiError } from '../errors.ts';
-import { countsDto, issueDetailDto, issueDto, pageDto } from '../mappers.ts';
+import { issueDetailDto, issueDto, pageDto, pageScanDto } from '../mappers.ts';
 import { jsonContent, requireSite } from './route-helpers.ts';
-import { envelope, envelopeSchema, iso, paginationQuery, problemResponses, uuidParam } from '../schemas/common.schema.ts';
+import { envelope, envelopeSchema, paginationQuery, problemResponses, uuidParam } from '../schemas/common.schema.ts';
 import { IssueDetailSchema, IssueQuery, IssueSchema, PageDetailSchema, PageSchema, PatchIssueBody } from '../schemas/site.schema.ts';
 
 const SiteParams = z.object({ id: uuidParam('id') });
@@ -51,16 +51,7 @@ export function siteContentRoutes(deps: AppDeps) {
       return c.json(
         {
           ...pageDto(found.page, found.counts),
-          scans: scans.map((s) => ({
-            id: s.id,
-            crawlId: s.crawl_id,
-            status: s.status,
-            score: s.score,
-            issueCounts: countsDto(s.counts),
-            scannedAt: iso(s.completed_at),
-            durationMs: s.duration_ms,
-            error: (s.error as { code: string; message: string } | null) ?? null,
-          })),
+          scans: scans.map(pageScanDto),
           issues: issues.map(issueDto),
         },
         200,

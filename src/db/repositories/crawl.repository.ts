@@ -1,5 +1,7 @@
-import { sql, type Kysely, type Transaction, type UpdateObject } from 'kysely';
-import type { Crawl, CrawlPageState, DB } from '../schema.ts';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { PageError, ScanStatus } from '../../shared/contracts.ts';
+import type { CrawlPageState, DB } from '../schema.ts';
+import { crawlFromRow, mapRow, scanFromRow, type CrawlRecord, type DiscoveredVia, type ErrorInfo, type ScanRecord } from './records.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -18,9 +20,9 @@ export class CrawlInProgressError extends Error {
 }
 
 /** Inserts a queued crawl; the partial unique index turns a second active crawl into CrawlInProgressError. */
-export async function insertCrawl(db: Kysely<DB>, v: { siteId: string; maxPages: number }): Promise<Crawl> {
+export async function insertCrawl(db: Kysely<DB>, v: { siteId: string; maxPages: number }): Promise<CrawlRecord> {
   try {
-    return await db.insertInto('crawls').values({ site_id: v.siteId, max_pages: v.maxPages }).returningAll().executeTakeFirstOrThrow();
+    return crawlFromRow(await db.insertInto('crawls').values({ site_id: v.siteId, max_pages: v.maxPages }).returningAll().executeTakeFirstOrThrow());
   } catch (err) {
     if ((err as { code?: string }).code === '23505') {
       const active = await db
@@ -39,15 +41,15 @@ export async function deleteCrawl(db: Db, id: string): Promise<void> {
   await db.deleteFrom('crawls').where('id', '=', id).execute();
 }
 
-export async function findCrawl(db: Db, id: string): Promise<Crawl | undefined> {
-  return db.selectFrom('crawls').selectAll().where('id', '=', id).executeTakeFirst();
+export async function findCrawl(db: Db, id: string): Promise<CrawlRecord | undefined> {
+  return mapRow(crawlFromRow, await db.selectFrom('crawls').selectAll().where('id', '=', id).executeTakeFirst());
 }
 
-export async function findSiteCrawl(db: Db, siteId: string, id: string): Promise<Crawl | undefined> {
-  return db.selectFrom('crawls').selectAll().where('id', '=', id).where('site_id', '=', siteId).executeTakeFirst();
+export async function findSiteCrawl(db: Db, siteId: string, id: string): Promise<CrawlRecord | undefined> {
+  return mapRow(crawlFromRow, await db.selectFrom('crawls').selectAll().where('id', '=', id).where('site_id', '=', siteId).executeTakeFirst());
 }
 
-export async function listCrawls(db: Db, siteId: string, page: { limit: number; offset: number }): Promise<{ rows: Crawl[]; total: number }> {
+export async function listCrawls(db: Db, siteId: string, page: { limit: number; offset: number }): Promise<{ rows: CrawlRecord[]; total: number }> {
   const [rows, total] = await Promise.all([
     db
       .selectFrom('crawls')
@@ -60,21 +62,25 @@ export async function listCrawls(db: Db, siteId: string, page: { limit: number; 
       .execute(),
     db.selectFrom('crawls').select((eb) => eb.fn.countAll<number>().as('n')).where('site_id', '=', siteId).executeTakeFirstOrThrow(),
   ]);
-  return { rows, total: total.n };
+  return { rows: rows.map(crawlFromRow), total: total.n };
 }
 
-export async function latestCrawl(db: Db, siteId: string): Promise<Crawl | undefined> {
-  return db.selectFrom('crawls').selectAll().where('site_id', '=', siteId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+export async function latestCrawl(db: Db, siteId: string): Promise<CrawlRecord | undefined> {
+  return mapRow(
+    crawlFromRow,
+    await db.selectFrom('crawls').selectAll().where('site_id', '=', siteId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst(),
+  );
 }
 
-export async function markCrawlRunning(db: Db, id: string): Promise<Crawl | undefined> {
-  return db
+export async function markCrawlRunning(db: Db, id: string): Promise<CrawlRecord | undefined> {
+  const row = await db
     .updateTable('crawls')
     .set({ status: 'running', started_at: sql<Date>`coalesce(started_at, now())` })
     .where('id', '=', id)
     .where('status', 'in', ['queued', 'running'])
     .returningAll()
     .executeTakeFirst();
+  return mapRow(crawlFromRow, row);
 }
 
 export async function setDiscoveryDone(db: Db, id: string): Promise<void> {
@@ -86,7 +92,7 @@ export async function setDiscoveryDone(db: Db, id: string): Promise<void> {
 export interface FrontierUrl {
   url: string;
   depth: number;
-  via: 'root' | 'link' | 'sitemap';
+  via: DiscoveredVia;
 }
 
 export async function enqueueUrls(db: Db, crawlId: string, urls: readonly FrontierUrl[]): Promise<void> {
@@ -135,9 +141,9 @@ export async function registerPage(
     url: string;
     path: string;
     depth: number;
-    via: 'root' | 'link' | 'sitemap';
+    via: DiscoveredVia;
     httpStatus: number | null;
-    failed?: { code: string; message: string };
+    failed?: ErrorInfo;
   },
 ): Promise<{ pageId: string; added: boolean }> {
   return db.transaction().execute(async (trx) => {
@@ -217,7 +223,7 @@ const COUNTER_FOR: Partial<Record<CrawlPageState, 'scanned_pages' | 'failed_page
  */
 export async function transitionPage(
   db: Kysely<DB> | Transaction<DB>,
-  v: { crawlId: string; pageId: string; from: CrawlPageState[]; to: CrawlPageState; error?: { code: string; message: string } },
+  v: { crawlId: string; pageId: string; from: CrawlPageState[]; to: CrawlPageState; error?: ErrorInfo },
 ): Promise<boolean> {
   const run = async (trx: Transaction<DB>) => {
     const moved = await trx
@@ -243,8 +249,8 @@ export async function crawlPageState(db: Db, crawlId: string, pageId: string): P
 }
 
 /** The page_scans row of a page in a crawl, created on first use (one per page per crawl). */
-export async function ensureCrawlPageScan(db: Db, v: { crawlId: string; pageId: string; url: string }): Promise<{ id: string; status: string }> {
-  const inserted = await sql<{ id: string; status: string }>`
+export async function ensureCrawlPageScan(db: Db, v: { crawlId: string; pageId: string; url: string }): Promise<Pick<ScanRecord, 'id' | 'status'>> {
+  const inserted = await sql<{ id: string; status: ScanStatus }>`
     insert into page_scans (kind, crawl_id, page_id, url, status, started_at)
     values ('crawl', ${v.crawlId}, ${v.pageId}, ${v.url}, 'running', now())
     on conflict (crawl_id, page_id) where kind = 'crawl' do update set url = excluded.url
@@ -252,11 +258,32 @@ export async function ensureCrawlPageScan(db: Db, v: { crawlId: string; pageId: 
   return inserted.rows[0]!;
 }
 
-/** Sets fields of a page's scan row in a crawl (found by crawl and page, not by scan id). */
-export async function updateCrawlPageScan(db: Db, crawlId: string, pageId: string, values: UpdateObject<DB, 'page_scans'>): Promise<void> {
-  await db.updateTable('page_scans').set(values).where('kind', '=', 'crawl').where('crawl_id', '=', crawlId).where('page_id', '=', pageId).execute();
+/**
+ * Sets the status of a page's scan row in a crawl (found by crawl and page, not by scan id), with
+ * its error if given, and `completed_at` to now when `completed`.
+ */
+export async function updateCrawlPageScan(
+  db: Db,
+  crawlId: string,
+  pageId: string,
+  v: { status: ScanStatus; error?: PageError; completed?: boolean },
+): Promise<void> {
+  await db
+    .updateTable('page_scans')
+    .set({
+      status: v.status,
+      ...(v.error ? { error: JSON.stringify(v.error) } : {}),
+      ...(v.completed ? { completed_at: sql<Date>`now()` } : {}),
+    })
+    .where('kind', '=', 'crawl')
+    .where('crawl_id', '=', crawlId)
+    .where('page_id', '=', pageId)
+    .execute();
 }
 
-export async function findCrawlPageScan(db: Db, crawlId: string, pageId: string) {
-  return db.selectFrom('page_scans').selectAll().where('kind', '=', 'crawl').where('crawl_id', '=', crawlId).where('page_id', '=', pageId).executeTakeFirst();
+export async function findCrawlPageScan(db: Db, crawlId: string, pageId: string): Promise<ScanRecord | undefined> {
+  return mapRow(
+    scanFromRow,
+    await db.selectFrom('page_scans').selectAll().where('kind', '=', 'crawl').where('crawl_id', '=', crawlId).where('page_id', '=', pageId).executeTakeFirst(),
+  );
 }

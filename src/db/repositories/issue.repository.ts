@@ -1,6 +1,8 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Crawl, DB, Issue } from '../schema.ts';
+import type { Severity, WcagLevel } from '../../shared/contracts.ts';
+import type { DB, Issue } from '../schema.ts';
 import { isCrawlEnded } from './crawl.repository.ts';
+import { crawlFromRow, issueFromRow, mapRow, type CrawlRecord, type ErrorInfo, type IssueRecord, type IssueStatus } from './records.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -12,7 +14,7 @@ function historyEntry(from: string | null, to: string, crawlId: string) {
 }
 
 export interface FinalizeResult {
-  crawl: Crawl;
+  crawl: CrawlRecord;
   alreadyEnded: boolean;
 }
 
@@ -25,7 +27,7 @@ export interface FinalizeResult {
 export async function finalizeCrawl(db: Kysely<DB>, crawlId: string, opts: { cancelled: boolean }): Promise<FinalizeResult> {
   return db.transaction().execute(async (trx) => {
     const crawl = await trx.selectFrom('crawls').selectAll().where('id', '=', crawlId).forUpdate().executeTakeFirstOrThrow();
-    if (isCrawlEnded(crawl.status)) return { crawl, alreadyEnded: true };
+    if (isCrawlEnded(crawl.status)) return { crawl: crawlFromRow(crawl), alreadyEnded: true };
     const siteId = crawl.site_id;
 
     await sql`
@@ -74,11 +76,11 @@ export async function finalizeCrawl(db: Kysely<DB>, crawlId: string, opts: { can
     const { scanned, score, root_error } = stats.rows[0]!;
 
     let status: string;
-    let error: { code: string; message: string } | null = null;
+    let error: ErrorInfo | null = null;
     if (opts.cancelled) status = 'cancelled';
     else if (scanned === 0) {
       status = 'failed';
-      error = (root_error as { code: string; message: string } | null) ?? { code: 'no_pages', message: 'no page of the site could be reached' };
+      error = (root_error as ErrorInfo | null) ?? { code: 'no_pages', message: 'no page of the site could be reached' };
     } else if (crawl.failed_pages > 0 || crawl.enrich_failed_pages > 0) status = 'completed_partial';
     else status = 'completed';
 
@@ -95,33 +97,40 @@ export async function finalizeCrawl(db: Kysely<DB>, crawlId: string, opts: { can
       .where('id', '=', crawlId)
       .returningAll()
       .executeTakeFirstOrThrow();
-    return { crawl: done, alreadyEnded: false };
+    return { crawl: crawlFromRow(done), alreadyEnded: false };
   });
 }
 
 // ---- reading and updating issues ---------------------------------------------------------------
 
 export interface IssueFilters {
-  severity?: string;
-  wcagLevel?: string;
-  status?: string;
+  severity?: Severity;
+  wcagLevel?: WcagLevel;
+  status?: IssueStatus;
   pageId?: string;
 }
 
 const severityRank = sql<number>`case i.severity when 'critical' then 0 when 'serious' then 1 when 'moderate' then 2 else 3 end`;
 
-export type IssueWithPage = Issue & { page_url: string };
+/** An issue with the URL of its page. */
+export type IssueWithPage = IssueRecord & { pageUrl: string };
+
+type IssueRowWithPage = Issue & { page_url: string };
+
+function issueWithPageFromRow({ page_url, ...row }: IssueRowWithPage): IssueWithPage {
+  return { ...issueFromRow(row), pageUrl: page_url };
+}
 
 function issueQuery(db: Db, siteId: string, f: IssueFilters) {
   let q = db.selectFrom('issues as i').innerJoin('pages as p', 'p.id', 'i.page_id').where('i.site_id', '=', siteId);
-  if (f.severity) q = q.where('i.severity', '=', f.severity as Issue['severity']);
-  if (f.wcagLevel) q = q.where('i.wcag_level', '=', f.wcagLevel as Issue['wcag_level']);
-  if (f.status) q = q.where('i.status', '=', f.status as Issue['status']);
+  if (f.severity) q = q.where('i.severity', '=', f.severity);
+  if (f.wcagLevel) q = q.where('i.wcag_level', '=', f.wcagLevel);
+  if (f.status) q = q.where('i.status', '=', f.status);
   if (f.pageId) q = q.where('i.page_id', '=', f.pageId);
   return q;
 }
 
-export async function listIssues(db: Db, siteId: string, f: IssueFilters, page: { limit: number; offset: number }) {
+export async function listIssues(db: Db, siteId: string, f: IssueFilters, page: { limit: number; offset: number }): Promise<{ rows: IssueWithPage[]; total: number }> {
   const [rows, total] = await Promise.all([
     issueQuery(db, siteId, f)
       .selectAll('i')
@@ -131,20 +140,20 @@ export async function listIssues(db: Db, siteId: string, f: IssueFilters, page: 
       .orderBy('i.id')
       .limit(page.limit)
       .offset(page.offset)
-      .execute() as Promise<IssueWithPage[]>,
+      .execute() as Promise<IssueRowWithPage[]>,
     issueQuery(db, siteId, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
-  return { rows, total: total.n };
+  return { rows: rows.map(issueWithPageFromRow), total: total.n };
 }
 
 export async function findIssue(db: Db, siteId: string, issueId: string): Promise<IssueWithPage | undefined> {
-  return (await issueQuery(db, siteId, {}).selectAll('i').select('p.url as page_url').where('i.id', '=', issueId).executeTakeFirst()) as
-    | IssueWithPage
-    | undefined;
+  const row = await issueQuery(db, siteId, {}).selectAll('i').select('p.url as page_url').where('i.id', '=', issueId).executeTakeFirst();
+  return mapRow(issueWithPageFromRow, row as IssueRowWithPage | undefined);
 }
 
 export async function issuesOfPage(db: Db, siteId: string, pageId: string): Promise<IssueWithPage[]> {
-  return (await issueQuery(db, siteId, { pageId }).selectAll('i').select('p.url as page_url').orderBy(severityRank).orderBy('i.id').execute()) as IssueWithPage[];
+  const rows = await issueQuery(db, siteId, { pageId }).selectAll('i').select('p.url as page_url').orderBy(severityRank).orderBy('i.id').execute();
+  return (rows as IssueRowWithPage[]).map(issueWithPageFromRow);
 }
 
 /** A user's status change; the same status again changes nothing and adds no history. */

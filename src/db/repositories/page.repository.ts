@@ -1,22 +1,28 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DB, Page } from '../schema.ts';
+import type { PageError, ScanStatus } from '../../shared/contracts.ts';
+import type { DB } from '../schema.ts';
+import { pageFromRow, type IssueCounts, type PageRecord, type ScanRecord } from './records.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
-export interface Counts {
-  critical: number;
-  serious: number;
-  moderate: number;
-  minor: number;
+/** A page with its open issues counted by severity (undefined: none open). */
+export interface PageWithCounts {
+  page: PageRecord;
+  counts: IssueCounts | undefined;
 }
 
-const countCols = (table: string) => sql<Counts>`json_build_object(
+/** One scan of a page's history, with its findings counted by severity. */
+export type PageScanHistoryEntry = Pick<ScanRecord, 'id' | 'crawlId' | 'status' | 'score' | 'completedAt' | 'createdAt' | 'durationMs' | 'error'> & {
+  counts: IssueCounts;
+};
+
+const countCols = (table: string) => sql<IssueCounts>`json_build_object(
   'critical', count(*) filter (where ${sql.ref(`${table}.severity`)} = 'critical'),
   'serious', count(*) filter (where ${sql.ref(`${table}.severity`)} = 'serious'),
   'moderate', count(*) filter (where ${sql.ref(`${table}.severity`)} = 'moderate'),
   'minor', count(*) filter (where ${sql.ref(`${table}.severity`)} = 'minor'))`;
 
-async function openIssueCounts(db: Db, pageIds: string[]): Promise<Map<string, Counts>> {
+async function openIssueCounts(db: Db, pageIds: string[]): Promise<Map<string, IssueCounts>> {
   if (pageIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('issues')
@@ -28,24 +34,48 @@ async function openIssueCounts(db: Db, pageIds: string[]): Promise<Map<string, C
   return new Map(rows.map((r) => [r.page_id, r.counts]));
 }
 
-export async function listPages(db: Db, siteId: string, page: { limit: number; offset: number }) {
+export async function listPages(db: Db, siteId: string, page: { limit: number; offset: number }): Promise<{ rows: PageWithCounts[]; total: number }> {
   const [rows, total] = await Promise.all([
     db.selectFrom('pages').selectAll().where('site_id', '=', siteId).orderBy('url').orderBy('id').limit(page.limit).offset(page.offset).execute(),
     db.selectFrom('pages').select((eb) => eb.fn.countAll<number>().as('n')).where('site_id', '=', siteId).executeTakeFirstOrThrow(),
   ]);
   const counts = await openIssueCounts(db, rows.map((r) => r.id));
-  return { rows: rows.map((p) => ({ page: p, counts: counts.get(p.id) })), total: total.n };
+  return { rows: rows.map((p) => ({ page: pageFromRow(p), counts: counts.get(p.id) })), total: total.n };
 }
 
-export async function findPage(db: Db, siteId: string, pageId: string): Promise<{ page: Page; counts: Counts | undefined } | undefined> {
+export async function findPage(db: Db, siteId: string, pageId: string): Promise<PageWithCounts | undefined> {
   const page = await db.selectFrom('pages').selectAll().where('id', '=', pageId).where('site_id', '=', siteId).executeTakeFirst();
   if (!page) return undefined;
-  return { page, counts: (await openIssueCounts(db, [page.id])).get(page.id) };
+  return { page: pageFromRow(page), counts: (await openIssueCounts(db, [page.id])).get(page.id) };
+}
+
+/** A page's id and URL; throws if there is no such page. */
+export async function getPageUrl(db: Db, pageId: string): Promise<Pick<PageRecord, 'id' | 'url'>> {
+  return db.selectFrom('pages').select(['id', 'url']).where('id', '=', pageId).executeTakeFirstOrThrow();
+}
+
+/**
+ * Records a scan of the page: its HTTP status always, and when it was scanned successfully
+ * (`scanned` given) its latest score, title and scan time.
+ */
+export async function savePageScanOutcome(
+  db: Db,
+  pageId: string,
+  v: { httpStatus: number | null; scanned?: { score: number | null; title: string | null } },
+): Promise<void> {
+  await db
+    .updateTable('pages')
+    .set({
+      http_status: v.httpStatus,
+      ...(v.scanned ? { latest_score: v.scanned.score, title: v.scanned.title, last_scanned_at: sql<Date>`now()` } : {}),
+    })
+    .where('id', '=', pageId)
+    .execute();
 }
 
 /** The page's scans, newest first, each with its findings counted by severity. */
-export async function pageScanHistory(db: Db, pageId: string) {
-  return db
+export async function pageScanHistory(db: Db, pageId: string): Promise<PageScanHistoryEntry[]> {
+  const rows = await db
     .selectFrom('page_scans as ps')
     .leftJoin('findings as f', 'f.page_scan_id', 'ps.id')
     .select([
@@ -57,7 +87,7 @@ export async function pageScanHistory(db: Db, pageId: string) {
       'ps.created_at',
       'ps.duration_ms',
       'ps.error',
-      sql<Counts>`json_build_object(
+      sql<IssueCounts>`json_build_object(
         'critical', count(f.id) filter (where f.severity = 'critical'),
         'serious', count(f.id) filter (where f.severity = 'serious'),
         'moderate', count(f.id) filter (where f.severity = 'moderate'),
@@ -68,4 +98,15 @@ export async function pageScanHistory(db: Db, pageId: string) {
     .orderBy('ps.created_at', 'desc')
     .orderBy('ps.id', 'desc')
     .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    crawlId: r.crawl_id,
+    status: r.status as ScanStatus,
+    score: r.score,
+    completedAt: r.completed_at,
+    createdAt: r.created_at,
+    durationMs: r.duration_ms,
+    error: (r.error as PageError | null) ?? null,
+    counts: r.counts,
+  }));
 }

@@ -1,34 +1,37 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { ScanStage, ScanStatus } from '../../shared/contracts.ts';
+import type { PassedRuleInfo, ScanSummary } from '../../activities/ai/offline-enricher.ts';
+import type { PageError, ScanStage, ScanStatus } from '../../shared/contracts.ts';
 import { ENDED_SCAN_STATUSES, stageProgress } from '../../shared/contracts.ts';
-import type { DB, Finding, NewFinding, PageScan } from '../schema.ts';
+import type { DB, NewFinding } from '../schema.ts';
+import { findingFromRow, mapRow, scanFromRow, type FindingRecord, type NewFindingRecord, type ScanRecord } from './records.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
-export async function insertSingleScan(db: Db, values: { url: string; clientIp: string | null }): Promise<PageScan> {
-  return db
+export async function insertSingleScan(db: Db, values: { url: string; clientIp: string | null }): Promise<ScanRecord> {
+  const row = await db
     .insertInto('page_scans')
     .values({ kind: 'single', url: values.url, client_ip: values.clientIp })
     .returningAll()
     .executeTakeFirstOrThrow();
+  return scanFromRow(row);
 }
 
 export async function deleteScan(db: Db, id: string): Promise<void> {
   await db.deleteFrom('page_scans').where('id', '=', id).execute();
 }
 
-export async function findScan(db: Db, id: string): Promise<PageScan | undefined> {
-  return db.selectFrom('page_scans').selectAll().where('id', '=', id).executeTakeFirst();
+export async function findScan(db: Db, id: string): Promise<ScanRecord | undefined> {
+  return mapRow(scanFromRow, await db.selectFrom('page_scans').selectAll().where('id', '=', id).executeTakeFirst());
 }
 
-export async function findSingleScan(db: Db, id: string): Promise<PageScan | undefined> {
-  return db.selectFrom('page_scans').selectAll().where('id', '=', id).where('kind', '=', 'single').executeTakeFirst();
+export async function findSingleScan(db: Db, id: string): Promise<ScanRecord | undefined> {
+  return mapRow(scanFromRow, await db.selectFrom('page_scans').selectAll().where('id', '=', id).where('kind', '=', 'single').executeTakeFirst());
 }
 
 export async function listSingleScans(
   db: Db,
   page: { limit: number; offset: number },
-): Promise<{ rows: PageScan[]; total: number }> {
+): Promise<{ rows: ScanRecord[]; total: number }> {
   const [rows, total] = await Promise.all([
     db
       .selectFrom('page_scans')
@@ -45,16 +48,16 @@ export async function listSingleScans(
       .where('kind', '=', 'single')
       .executeTakeFirstOrThrow(),
   ]);
-  return { rows, total: total.n };
+  return { rows: rows.map(scanFromRow), total: total.n };
 }
 
 const notEnded = ENDED_SCAN_STATUSES as ScanStatus[];
 
 /** Milliseconds from the scan's start (or creation) to now, for `duration_ms` when a scan ends. */
-export const DURATION_MS = sql<number>`(extract(epoch from (now() - coalesce(started_at, created_at))) * 1000)::int`;
+const DURATION_MS = sql<number>`(extract(epoch from (now() - coalesce(started_at, created_at))) * 1000)::int`;
 
-export async function markScanRunning(db: Db, id: string): Promise<PageScan | undefined> {
-  return db
+export async function markScanRunning(db: Db, id: string): Promise<ScanRecord | undefined> {
+  const row = await db
     .updateTable('page_scans')
     .set({
       status: 'running',
@@ -66,6 +69,7 @@ export async function markScanRunning(db: Db, id: string): Promise<PageScan | un
     .where('status', 'not in', notEnded)
     .returningAll()
     .executeTakeFirst();
+  return mapRow(scanFromRow, row);
 }
 
 /** Moves a running scan to a stage; progress only ever rises. */
@@ -83,8 +87,29 @@ export interface ScanResultValues {
   finalUrl: string | null;
   httpStatus: number | null;
   score: number;
-  passes: unknown;
-  findings: Omit<NewFinding, 'page_scan_id'>[];
+  passes: PassedRuleInfo[];
+  findings: NewFindingRecord[];
+}
+
+function findingToRow(pageScanId: string, f: NewFindingRecord): NewFinding {
+  return {
+    rule_id: f.ruleId,
+    type: f.type,
+    severity: f.severity,
+    wcag_criterion: f.wcagCriterion,
+    wcag_level: f.wcagLevel,
+    element_selector: f.elementSelector,
+    element_html: f.elementHtml,
+    engine_help: f.engineHelp,
+    engine_description: f.engineDescription,
+    failure_summary: f.failureSummary,
+    help_url: f.helpUrl,
+    description: f.description,
+    fix_suggestion: f.fixSuggestion,
+    data: JSON.stringify(f.data),
+    fingerprint: f.fingerprint,
+    page_scan_id: pageScanId,
+  };
 }
 
 /** Replaces the scan's findings with this result: a retried scan never adds duplicates. */
@@ -95,7 +120,7 @@ export async function saveScanResult(db: Kysely<DB>, id: string, r: ScanResultVa
       for (let i = 0; i < r.findings.length; i += 500) {
         await trx
           .insertInto('findings')
-          .values(r.findings.slice(i, i + 500).map((f) => ({ ...f, page_scan_id: id })))
+          .values(r.findings.slice(i, i + 500).map((f) => findingToRow(id, f)))
           .execute();
       }
     }
@@ -129,10 +154,10 @@ export async function saveScanPageInfo(
 export async function finishScan(
   db: Db,
   id: string,
-  v: { status: ScanStatus; error?: { code: string; message: string } | null; summary?: unknown },
-): Promise<PageScan | undefined> {
+  v: { status: ScanStatus; error?: PageError | null; summary?: ScanSummary },
+): Promise<ScanRecord | undefined> {
   const succeeded = v.status === 'completed' || v.status === 'completed_partial';
-  return db
+  const row = await db
     .updateTable('page_scans')
     .set({
       status: v.status,
@@ -147,16 +172,41 @@ export async function finishScan(
     .where('status', 'not in', notEnded)
     .returningAll()
     .executeTakeFirst();
+  return mapRow(scanFromRow, row);
 }
 
-export async function saveSummary(db: Db, id: string, summary: unknown): Promise<void> {
+/**
+ * Ends a crawl page's scan row with the outcome of its scan (`error` null: scanned), and returns
+ * what the page row takes over from it.
+ */
+export async function endCrawlPageScan(
+  db: Db,
+  id: string,
+  error: PageError | null,
+): Promise<Pick<ScanRecord, 'score' | 'pageTitle' | 'httpStatus'>> {
+  const row = await db
+    .updateTable('page_scans')
+    .set({
+      status: error ? 'failed' : 'completed',
+      progress: 100,
+      error: error ? JSON.stringify(error) : null,
+      completed_at: sql<Date>`now()`,
+      duration_ms: DURATION_MS,
+    })
+    .where('id', '=', id)
+    .returning(['score', 'page_title', 'http_status'])
+    .executeTakeFirstOrThrow();
+  return { score: row.score, pageTitle: row.page_title, httpStatus: row.http_status };
+}
+
+export async function saveSummary(db: Db, id: string, summary: ScanSummary): Promise<void> {
   await db.updateTable('page_scans').set({ summary: JSON.stringify(summary) }).where('id', '=', id).execute();
 }
 
 const severityRank = sql<number>`case severity when 'critical' then 0 when 'serious' then 1 when 'moderate' then 2 else 3 end`;
 
-export async function listFindings(db: Db, scanId: string): Promise<Finding[]> {
-  return db
+export async function listFindings(db: Db, scanId: string): Promise<FindingRecord[]> {
+  const rows = await db
     .selectFrom('findings')
     .selectAll()
     .where('page_scan_id', '=', scanId)
@@ -164,6 +214,12 @@ export async function listFindings(db: Db, scanId: string): Promise<Finding[]> {
     .orderBy('wcag_criterion')
     .orderBy('id')
     .execute();
+  return rows.map(findingFromRow);
+}
+
+export async function countFindings(db: Db, scanId: string): Promise<number> {
+  const r = await db.selectFrom('findings').select((eb) => eb.fn.countAll<number>().as('n')).where('page_scan_id', '=', scanId).executeTakeFirstOrThrow();
+  return r.n;
 }
 
 export async function updateFindingTexts(

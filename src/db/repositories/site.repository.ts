@@ -1,27 +1,28 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { DB, Site } from '../schema.ts';
+import type { DB } from '../schema.ts';
+import { mapRow, siteFromRow, type SiteRecord } from './records.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
 /** Creates the site of a host name, or returns the one that exists (`created: false`). */
-export async function upsertSite(db: Db, v: { hostname: string; baseUrl: string }): Promise<{ site: Site; created: boolean }> {
+export async function upsertSite(db: Db, v: { hostname: string; baseUrl: string }): Promise<{ site: SiteRecord; created: boolean }> {
   const inserted = await db
     .insertInto('sites')
     .values({ hostname: v.hostname, name: v.hostname, base_url: v.baseUrl })
     .onConflict((oc) => oc.column('hostname').doNothing())
     .returningAll()
     .executeTakeFirst();
-  if (inserted) return { site: inserted, created: true };
+  if (inserted) return { site: siteFromRow(inserted), created: true };
   const existing = await db.selectFrom('sites').selectAll().where('hostname', '=', v.hostname).executeTakeFirstOrThrow();
-  return { site: existing, created: false };
+  return { site: siteFromRow(existing), created: false };
 }
 
-export async function findSite(db: Db, id: string): Promise<Site | undefined> {
-  return db.selectFrom('sites').selectAll().where('id', '=', id).executeTakeFirst();
+export async function findSite(db: Db, id: string): Promise<SiteRecord | undefined> {
+  return mapRow(siteFromRow, await db.selectFrom('sites').selectAll().where('id', '=', id).executeTakeFirst());
 }
 
-export async function listSites(db: Db): Promise<Site[]> {
-  return db.selectFrom('sites').selectAll().orderBy('hostname').orderBy('id').execute();
+export async function listSites(db: Db): Promise<SiteRecord[]> {
+  return (await db.selectFrom('sites').selectAll().orderBy('hostname').orderBy('id').execute()).map(siteFromRow);
 }
 
 export async function countOpenIssues(db: Db, siteId: string): Promise<number> {

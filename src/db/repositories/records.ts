@@ -1,0 +1,278 @@
+/**
+ * The domain objects the repositories return: camelCase, timestamps as Date, JSON columns typed.
+ * Each table has exactly one `…FromRow` mapper here, and every repository function that returns
+ * rows goes through it, so nothing outside `src/db` reads a snake_case column name.
+ */
+import type { PassedRuleInfo, ScanSummary } from '../../activities/ai/offline-enricher.ts';
+import type { FindingDraft } from '../../activities/browser/axe-findings.ts';
+import type { PageError, ScanStage, ScanStatus } from '../../shared/contracts.ts';
+import type { Crawl, Finding, Issue, Page, PageScan, Site, StatusChange } from '../schema.ts';
+
+export type { StatusChange };
+
+/** A stored `{code, message}` error (crawls, crawl pages). */
+export interface ErrorInfo {
+  code: string;
+  message: string;
+}
+
+export type CrawlStatus = 'queued' | 'running' | 'completed' | 'completed_partial' | 'cancelled' | 'failed';
+export type IssueStatus = 'open' | 'fixed' | 'dismissed' | 'cant_fix';
+export type DiscoveredVia = 'root' | 'link' | 'sitemap';
+
+/** Open issues (or findings) counted by severity. */
+export interface IssueCounts {
+  critical: number;
+  serious: number;
+  moderate: number;
+  minor: number;
+}
+
+/** `fromRow` applied to a row that may be missing. */
+export function mapRow<R, T>(fromRow: (row: R) => T, row: R | undefined): T | undefined {
+  return row === undefined ? undefined : fromRow(row);
+}
+
+// ---- page_scans ---------------------------------------------------------------------------------
+
+export interface ScanRecord {
+  id: string;
+  kind: 'single' | 'crawl';
+  crawlId: string | null;
+  pageId: string | null;
+  url: string;
+  status: ScanStatus;
+  progress: number;
+  currentStage: ScanStage | null;
+  pageTitle: string | null;
+  finalUrl: string | null;
+  httpStatus: number | null;
+  score: number | null;
+  summary: ScanSummary | null;
+  enginePasses: PassedRuleInfo[] | null;
+  error: PageError | null;
+  clientIp: string | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  completedAt: Date | null;
+  durationMs: number | null;
+}
+
+export function scanFromRow(r: PageScan): ScanRecord {
+  return {
+    id: r.id,
+    kind: r.kind,
+    crawlId: r.crawl_id,
+    pageId: r.page_id,
+    url: r.url,
+    status: r.status as ScanStatus,
+    progress: r.progress,
+    currentStage: r.current_stage as ScanStage | null,
+    pageTitle: r.page_title,
+    finalUrl: r.final_url,
+    httpStatus: r.http_status,
+    score: r.score,
+    summary: (r.summary as ScanSummary | null) ?? null,
+    enginePasses: (r.engine_passes as PassedRuleInfo[] | null) ?? null,
+    error: (r.error as PageError | null) ?? null,
+    clientIp: r.client_ip,
+    createdAt: r.created_at,
+    startedAt: r.started_at,
+    completedAt: r.completed_at,
+    durationMs: r.duration_ms,
+  };
+}
+
+// ---- findings -----------------------------------------------------------------------------------
+
+/** What a finding's `data` holds besides rule-specific facts. */
+export interface FindingData extends Record<string, unknown> {
+  /** Other rules that found the same element failing the same criterion. */
+  alsoFlaggedBy?: string[];
+  /** The engine's own rule id where the service reports it under another one. */
+  engineRuleId?: string;
+  /** Requests the target policy blocked while the page loaded. */
+  blockedRequests?: number;
+}
+
+/** A finding as a scan stores it: the engine's draft with its first texts and its fingerprint. */
+export interface NewFindingRecord extends FindingDraft {
+  data: FindingData;
+  description: string;
+  fixSuggestion: string;
+  fingerprint: string;
+}
+
+export interface FindingRecord extends NewFindingRecord {
+  id: string;
+  pageScanId: string;
+  enrichedBy: string | null;
+  createdAt: Date;
+}
+
+/** What a finding and the issue it becomes both say about the failing element. */
+export type ElementFailure = Pick<
+  FindingRecord,
+  'fingerprint' | 'ruleId' | 'type' | 'severity' | 'wcagCriterion' | 'wcagLevel' | 'elementSelector' | 'elementHtml' | 'description' | 'fixSuggestion' | 'helpUrl' | 'data'
+>;
+
+type ElementFailureColumns =
+  | 'fingerprint' | 'rule_id' | 'type' | 'severity' | 'wcag_criterion' | 'wcag_level' | 'element_selector' | 'element_html' | 'description' | 'fix_suggestion' | 'help_url' | 'data';
+
+/** The columns findings and issues share (an issue is copied from a finding). */
+function elementFailureFromRow(r: Pick<Finding, ElementFailureColumns>): ElementFailure {
+  return {
+    fingerprint: r.fingerprint,
+    ruleId: r.rule_id,
+    type: r.type,
+    severity: r.severity,
+    wcagCriterion: r.wcag_criterion,
+    wcagLevel: r.wcag_level,
+    elementSelector: r.element_selector,
+    elementHtml: r.element_html,
+    description: r.description,
+    fixSuggestion: r.fix_suggestion,
+    helpUrl: r.help_url,
+    data: r.data as FindingData,
+  };
+}
+
+export function findingFromRow(r: Finding): FindingRecord {
+  return {
+    id: r.id,
+    pageScanId: r.page_scan_id,
+    ...elementFailureFromRow(r),
+    engineHelp: r.engine_help,
+    engineDescription: r.engine_description,
+    failureSummary: r.failure_summary,
+    enrichedBy: r.enriched_by,
+    createdAt: r.created_at,
+  };
+}
+
+// ---- sites --------------------------------------------------------------------------------------
+
+export interface SiteRecord {
+  id: string;
+  hostname: string;
+  name: string;
+  baseUrl: string;
+  createdAt: Date;
+}
+
+export function siteFromRow(r: Site): SiteRecord {
+  return { id: r.id, hostname: r.hostname, name: r.name, baseUrl: r.base_url, createdAt: r.created_at };
+}
+
+// ---- crawls -------------------------------------------------------------------------------------
+
+export interface CrawlRecord {
+  id: string;
+  siteId: string;
+  status: CrawlStatus;
+  maxPages: number;
+  totalPages: number;
+  scannedPages: number;
+  enrichedPages: number;
+  failedPages: number;
+  enrichFailedPages: number;
+  overallScore: number | null;
+  newIssues: number | null;
+  fixedIssues: number | null;
+  discoveryDone: boolean;
+  brokenLinks: number;
+  error: ErrorInfo | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  completedAt: Date | null;
+}
+
+export function crawlFromRow(r: Crawl): CrawlRecord {
+  return {
+    id: r.id,
+    siteId: r.site_id,
+    status: r.status as CrawlStatus,
+    maxPages: r.max_pages,
+    totalPages: r.total_pages,
+    scannedPages: r.scanned_pages,
+    enrichedPages: r.enriched_pages,
+    failedPages: r.failed_pages,
+    enrichFailedPages: r.enrich_failed_pages,
+    overallScore: r.overall_score,
+    newIssues: r.new_issues,
+    fixedIssues: r.fixed_issues,
+    discoveryDone: r.discovery_done,
+    brokenLinks: r.broken_links,
+    error: r.error ?? null,
+    createdAt: r.created_at,
+    startedAt: r.started_at,
+    completedAt: r.completed_at,
+  };
+}
+
+// ---- pages --------------------------------------------------------------------------------------
+
+export interface PageRecord {
+  id: string;
+  siteId: string;
+  url: string;
+  path: string;
+  title: string | null;
+  depth: number;
+  discoveredVia: DiscoveredVia;
+  httpStatus: number | null;
+  latestScore: number | null;
+  lastScannedAt: Date | null;
+  createdAt: Date;
+}
+
+export function pageFromRow(r: Page): PageRecord {
+  return {
+    id: r.id,
+    siteId: r.site_id,
+    url: r.url,
+    path: r.path,
+    title: r.title,
+    depth: r.depth,
+    discoveredVia: r.discovered_via,
+    httpStatus: r.http_status,
+    latestScore: r.latest_score,
+    lastScannedAt: r.last_scanned_at,
+    createdAt: r.created_at,
+  };
+}
+
+// ---- issues -------------------------------------------------------------------------------------
+
+export interface IssueRecord extends ElementFailure {
+  id: string;
+  siteId: string;
+  pageId: string;
+  status: IssueStatus;
+  statusHistory: StatusChange[];
+  lastFindingId: string | null;
+  firstCrawlId: string | null;
+  lastCrawlId: string | null;
+  firstSeenAt: Date;
+  lastSeenAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export function issueFromRow(r: Issue): IssueRecord {
+  return {
+    id: r.id,
+    siteId: r.site_id,
+    pageId: r.page_id,
+    ...elementFailureFromRow(r),
+    status: r.status,
+    statusHistory: r.status_history ?? [],
+    lastFindingId: r.last_finding_id,
+    firstCrawlId: r.first_crawl_id,
+    lastCrawlId: r.last_crawl_id,
+    firstSeenAt: r.first_seen_at,
+    lastSeenAt: r.last_seen_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
