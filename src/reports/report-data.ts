@@ -11,21 +11,18 @@ import {
   diffByRule,
   findingCounts,
   issueGroups,
-  loadCrawlHeader,
-  loadScanHeader,
   passedRules,
   previousCrawl,
   reportPages,
   streamDiffRows,
   streamIssueRows,
   type CountsRow,
-  type CrawlHeader,
   type GroupRow,
   type PageRow,
   type PassRow,
   type ReportScope,
-  type ScanHeader,
 } from '../db/repositories/report.repository.ts';
+import type { CrawlRecord, ScanRecord, SiteRecord } from '../db/repositories/records.ts';
 import type { DB } from '../db/schema.ts';
 import { BROWSER_SETUP, STANDARD } from '../shared/audit-setup.ts';
 import { SEVERITIES, type Severity } from '../shared/contracts.ts';
@@ -35,7 +32,6 @@ import type {
   CriterionResult,
   DiffRow,
   IssueGroup,
-  IssueRow,
   PositiveFinding,
   Report,
   ReportPage,
@@ -231,15 +227,6 @@ async function* mapBatches<T, U>(source: AsyncIterable<T[]>, fn: (t: T) => U): A
   for await (const batch of source) yield batch.map(fn);
 }
 
-function issueRows(db: Kysely<DB>, scope: ReportScope): () => AsyncIterable<IssueRow[]> {
-  return () =>
-    mapBatches(streamIssueRows(db, scope), (r) => {
-      const { data, ...rest } = r;
-      const also = (data as { alsoFlaggedBy?: unknown }).alsoFlaggedBy;
-      return { ...rest, alsoFlaggedBy: Array.isArray(also) ? also.map(String) : [] };
-    });
-}
-
 function hostnameOf(url: string): string {
   try {
     return new URL(url).hostname;
@@ -248,14 +235,8 @@ function hostnameOf(url: string): string {
   }
 }
 
-export type ReportSource =
-  | { kind: 'scan'; scan: ScanHeader }
-  | { kind: 'crawl'; crawl: CrawlHeader };
+export type ReportSource = { kind: 'scan'; scan: ScanRecord } | { kind: 'crawl'; crawl: CrawlRecord; site: SiteRecord };
 
-/** The scan, or undefined when there is no such single-page scan. */
-export const findScanForReport = (db: Kysely<DB>, scanId: string) => loadScanHeader(db, scanId);
-/** The crawl of that site, or undefined when either is unknown or they do not belong together. */
-export const findCrawlForReport = (db: Kysely<DB>, siteId: string, crawlId: string) => loadCrawlHeader(db, siteId, crawlId);
 
 /** Builds the report of an ended scan or crawl; callers check that it has results first. */
 export async function buildReport(db: Kysely<DB>, source: ReportSource, now = new Date()): Promise<Report> {
@@ -283,7 +264,7 @@ export async function buildReport(db: Kysely<DB>, source: ReportSource, now = ne
     pages,
     pagesTotal: pages.length,
     failedPages: pages.filter((p) => p.state === 'failed').map((p) => ({ url: p.url, code: p.error!.code, message: p.error!.message })),
-    issueRows: issueRows(db, scope),
+    issueRows: () => streamIssueRows(db, scope),
   };
 
   if (source.kind === 'scan') {
@@ -330,6 +311,7 @@ export async function buildReport(db: Kysely<DB>, source: ReportSource, now = ne
   }
 
   const c = source.crawl;
+  const site = source.site;
   const [previous, trendRows, newByRule, fixedByRule] = await Promise.all([
     previousCrawl(db, c.siteId, c),
     crawlTrend(db, c.siteId, c),
@@ -360,13 +342,13 @@ export async function buildReport(db: Kysely<DB>, source: ReportSource, now = ne
   return {
     ...base,
     kind: 'crawl',
-    title: `Accessibility report: ${c.hostname}`,
+    title: `Accessibility report: ${site.hostname}`,
     target: {
       kind: 'crawl',
       id: c.id,
-      hostname: c.hostname,
-      url: c.baseUrl,
-      name: c.siteName,
+      hostname: site.hostname,
+      url: site.baseUrl,
+      name: site.name,
       status: c.status,
       startedAt: c.startedAt,
       completedAt: c.completedAt,
@@ -387,7 +369,7 @@ export async function buildReport(db: Kysely<DB>, source: ReportSource, now = ne
       score: c.overallScore,
       scoreFormula: SCORE_FORMULA,
       text: crawlSummaryText({
-        hostname: c.hostname,
+        hostname: site.hostname,
         score: c.overallScore,
         scanned,
         found: c.totalPages,

@@ -249,6 +249,7 @@ describe('report exports (PDF and Excel) through the API', () => {
       expect(wb.getWorksheet('Fixed')!.actualRowCount - 1).toBe(seeded.fixedIssues);
       const texts = allCells(wb).map((c) => cellText(c.cell));
       expect(texts).toContain("'@SUM(1+1)");
+      expect(texts).toContain('target-size-mobile');
       expect(texts.some((t) => t.startsWith(`'=HYPERLINK(`))).toBe(true);
     });
 

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateDownAll, migrateToLatest } from '../../src/db/migrate.ts';
+import { migrations } from '../../src/db/migrations/index.ts';
 import { createTestDatabase } from '../helpers/test-env.ts';
 
 describe('migrations', () => {
@@ -17,7 +18,7 @@ describe('migrations', () => {
     expect(await tables()).toEqual(['crawl_pages', 'crawl_urls', 'crawls', 'findings', 'issues', 'page_scans', 'pages', 'rate_limit_windows', 'sites']);
     await migrateDownAll(database.db);
     expect(await tables()).toEqual([]);
-    expect(await migrateToLatest(database.db)).toHaveLength(2);
+    expect(await migrateToLatest(database.db)).toHaveLength(Object.keys(migrations).length);
     expect(await migrateToLatest(database.db)).toEqual([]);
     expect(await tables()).toHaveLength(9);
   });

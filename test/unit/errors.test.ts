@@ -6,6 +6,7 @@ describe('error table', () => {
     expect(Object.fromEntries(Object.keys(ERRORS).map((c) => [c, codeToStatus(c as keyof typeof ERRORS)]))).toEqual({
       validation_error: 400,
       invalid_json: 400,
+      invalid_query: 400,
       forbidden_target: 400,
       unauthorized: 401,
       not_found: 404,

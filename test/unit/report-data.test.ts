@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { CrawlRecord, ScanRecord, SiteRecord } from '../../src/db/repositories/records.ts';
 import type { GroupRow, PassRow } from '../../src/db/repositories/report.repository.ts';
 import {
   criteriaResults,
@@ -129,21 +130,25 @@ describe('report data: pure parts', () => {
   });
 
   it('says why a scan or crawl cannot be exported yet', () => {
-    const scan = { id: 's1', url: 'https://a.example/', finalUrl: null, pageTitle: null, score: null, summary: null, createdAt: new Date(), startedAt: null, completedAt: null, durationMs: null };
-    expect(notExportableReason({ kind: 'scan', scan: { ...scan, status: 'completed', error: null } })).toBeNull();
-    expect(notExportableReason({ kind: 'scan', scan: { ...scan, status: 'completed_partial', error: null } })).toBeNull();
-    expect(notExportableReason({ kind: 'scan', scan: { ...scan, status: 'running', error: null } })).toContain('running');
-    expect(notExportableReason({ kind: 'scan', scan: { ...scan, status: 'failed', error: { code: 'dns_error', message: 'no such host' } } })).toContain('dns_error: no such host');
-    const crawl = {
-      id: 'c1', siteId: 's', hostname: 'a.example', siteName: 'a.example', baseUrl: 'https://a.example/', maxPages: 10, totalPages: 3,
-      scannedPages: 3, enrichedPages: 3, failedPages: 0, brokenLinks: 0, overallScore: 80, newIssues: 1, fixedIssues: 0, error: null,
-      createdAt: new Date(), startedAt: null, completedAt: null,
+    const scan: ScanRecord = {
+      id: 's1', kind: 'single', crawlId: null, pageId: null, url: 'https://a.example/', status: 'completed', progress: 100, currentStage: null,
+      pageTitle: null, finalUrl: null, httpStatus: 200, score: 90, summary: null, enginePasses: null, error: null, clientIp: null,
+      createdAt: new Date(), startedAt: null, completedAt: null, durationMs: null,
     };
-    expect(notExportableReason({ kind: 'crawl', crawl: { ...crawl, status: 'completed' } })).toBeNull();
-    expect(notExportableReason({ kind: 'crawl', crawl: { ...crawl, status: 'cancelled' } })).toBeNull();
-    expect(notExportableReason({ kind: 'crawl', crawl: { ...crawl, status: 'queued' } })).toContain('queued');
-    expect(notExportableReason({ kind: 'crawl', crawl: { ...crawl, status: 'cancelled', scannedPages: 0 } })).toContain('before any page was scanned');
-    expect(notExportableReason({ kind: 'crawl', crawl: { ...crawl, status: 'failed', scannedPages: 0, error: { code: 'no_pages', message: 'x' } } })).toContain('no_pages');
+    expect(notExportableReason({ kind: 'scan', scan })).toBeNull();
+    expect(notExportableReason({ kind: 'scan', scan: { ...scan, status: 'completed_partial' } })).toBeNull();
+    expect(notExportableReason({ kind: 'scan', scan: { ...scan, status: 'running' } })).toContain('running');
+    expect(notExportableReason({ kind: 'scan', scan: { ...scan, status: 'failed', error: { code: 'dns_error', message: 'no such host' } } })).toContain('dns_error: no such host');
+    const crawl: CrawlRecord = {
+      id: 'c1', siteId: 's', status: 'completed', maxPages: 10, totalPages: 3, scannedPages: 3, enrichedPages: 3, failedPages: 0, enrichFailedPages: 0,
+      brokenLinks: 0, overallScore: 80, newIssues: 1, fixedIssues: 0, discoveryDone: true, error: null, createdAt: new Date(), startedAt: null, completedAt: null,
+    };
+    const site: SiteRecord = { id: 's', hostname: 'a.example', name: 'a.example', baseUrl: 'https://a.example/', createdAt: new Date() };
+    expect(notExportableReason({ kind: 'crawl', site, crawl: { ...crawl, status: 'completed' } })).toBeNull();
+    expect(notExportableReason({ kind: 'crawl', site, crawl: { ...crawl, status: 'cancelled' } })).toBeNull();
+    expect(notExportableReason({ kind: 'crawl', site, crawl: { ...crawl, status: 'queued' } })).toContain('queued');
+    expect(notExportableReason({ kind: 'crawl', site, crawl: { ...crawl, status: 'cancelled', scannedPages: 0 } })).toContain('before any page was scanned');
+    expect(notExportableReason({ kind: 'crawl', site, crawl: { ...crawl, status: 'failed', scannedPages: 0, error: { code: 'no_pages', message: 'x' } } })).toContain('no_pages');
   });
 
   it('names report files <hostname>-<kind>-<day of completion>.<ext>', () => {

@@ -1,13 +1,16 @@
 import { PassThrough, Readable } from 'node:stream';
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { buildReport, findCrawlForReport, findScanForReport, notExportableReason, reportFileName, type ReportSource } from '../../reports/report-data.ts';
+import { findSiteCrawl } from '../../db/repositories/crawl.repository.ts';
+import { findSingleScan } from '../../db/repositories/scan.repository.ts';
+import { buildReport, notExportableReason, reportFileName, type ReportSource } from '../../reports/report-data.ts';
 import type { Report } from '../../reports/report-model.ts';
 import { renderPdf } from '../../reports/render-pdf.ts';
 import { renderXlsx } from '../../reports/render-xlsx.ts';
 import type { AppDeps, HonoEnv } from '../env.ts';
 import { ApiError, validationError } from '../errors.ts';
 import { problemResponses, uuidParam } from '../schemas/common.schema.ts';
+import { requireSite } from './route-helpers.ts';
 
 const FORMATS = {
   pdf: { contentType: 'application/pdf', render: renderPdf },
@@ -129,7 +132,7 @@ export function exportRoutes(deps: AppDeps) {
     async (c) => {
       const { id } = c.req.valid('param');
       const { format } = c.req.valid('query');
-      const scan = await findScanForReport(deps.db, id);
+      const scan = await findSingleScan(deps.db, id);
       if (!scan) throw new ApiError('not_found', `scan ${id} does not exist`);
       return exportSource(c, deps, { kind: 'scan', scan }, format) as never;
     },
@@ -141,9 +144,10 @@ export function exportRoutes(deps: AppDeps) {
     async (c) => {
       const { id, crawlId } = c.req.valid('param');
       const { format } = c.req.valid('query');
-      const crawl = await findCrawlForReport(deps.db, id, crawlId);
+      const site = await requireSite(deps, id);
+      const crawl = await findSiteCrawl(deps.db, id, crawlId);
       if (!crawl) throw new ApiError('not_found', `crawl ${crawlId} does not exist for site ${id}`);
-      return exportSource(c, deps, { kind: 'crawl', crawl }, format) as never;
+      return exportSource(c, deps, { kind: 'crawl', crawl, site }, format) as never;
     },
     exportHook,
   );

@@ -8,6 +8,7 @@
  */
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { IssueType, Severity, WcagLevel } from '../../shared/contracts.ts';
+import type { IssueRow } from '../../reports/report-model.ts';
 import type { DB } from '../schema.ts';
 
 export type ReportScope = { kind: 'scan'; scanId: string } | { kind: 'crawl'; crawlId: string; siteId: string };
@@ -24,97 +25,7 @@ function inScope(scope: ReportScope): RawBuilder<SqlBool> {
 const SEVERITY_RANK = sql<number>`case f.severity when 'critical' then 0 when 'serious' then 1 when 'moderate' then 2 else 3 end`;
 const SEVERITY_BY_RANK: readonly Severity[] = ['critical', 'serious', 'moderate', 'minor'];
 
-// ---- headers --------------------------------------------------------------------------------
-
-export interface ScanHeader {
-  id: string;
-  url: string;
-  finalUrl: string | null;
-  pageTitle: string | null;
-  status: string;
-  score: number | null;
-  summary: { summary?: string; positiveFindings?: Array<{ title: string; detail: string; wcagCriterion: string }> } | null;
-  error: { code: string; message: string } | null;
-  createdAt: Date;
-  startedAt: Date | null;
-  completedAt: Date | null;
-  durationMs: number | null;
-}
-
-export async function loadScanHeader(db: Kysely<DB>, scanId: string): Promise<ScanHeader | undefined> {
-  const r = await db.selectFrom('page_scans').selectAll().where('id', '=', scanId).where('kind', '=', 'single').executeTakeFirst();
-  if (!r) return undefined;
-  return {
-    id: r.id,
-    url: r.url,
-    finalUrl: r.final_url,
-    pageTitle: r.page_title,
-    status: r.status,
-    score: r.score,
-    summary: (r.summary as ScanHeader['summary']) ?? null,
-    error: (r.error as ScanHeader['error']) ?? null,
-    createdAt: r.created_at,
-    startedAt: r.started_at,
-    completedAt: r.completed_at,
-    durationMs: r.duration_ms,
-  };
-}
-
-export interface CrawlHeader {
-  id: string;
-  siteId: string;
-  hostname: string;
-  siteName: string;
-  baseUrl: string;
-  status: string;
-  maxPages: number;
-  totalPages: number;
-  scannedPages: number;
-  enrichedPages: number;
-  failedPages: number;
-  brokenLinks: number;
-  overallScore: number | null;
-  newIssues: number | null;
-  fixedIssues: number | null;
-  error: { code: string; message: string } | null;
-  createdAt: Date;
-  startedAt: Date | null;
-  completedAt: Date | null;
-}
-
-/** A crawl of that site with its site's names; undefined when either is unknown or they do not belong together. */
-export async function loadCrawlHeader(db: Kysely<DB>, siteId: string, crawlId: string): Promise<CrawlHeader | undefined> {
-  const r = await db
-    .selectFrom('crawls as c')
-    .innerJoin('sites as s', 's.id', 'c.site_id')
-    .selectAll('c')
-    .select(['s.hostname', 's.name as site_name', 's.base_url'])
-    .where('c.id', '=', crawlId)
-    .where('c.site_id', '=', siteId)
-    .executeTakeFirst();
-  if (!r) return undefined;
-  return {
-    id: r.id,
-    siteId: r.site_id,
-    hostname: r.hostname,
-    siteName: r.site_name,
-    baseUrl: r.base_url,
-    status: r.status,
-    maxPages: r.max_pages,
-    totalPages: r.total_pages,
-    scannedPages: r.scanned_pages,
-    enrichedPages: r.enriched_pages,
-    failedPages: r.failed_pages,
-    brokenLinks: r.broken_links,
-    overallScore: r.overall_score,
-    newIssues: r.new_issues,
-    fixedIssues: r.fixed_issues,
-    error: (r.error as CrawlHeader['error']) ?? null,
-    createdAt: r.created_at,
-    startedAt: r.started_at,
-    completedAt: r.completed_at,
-  };
-}
+// ---- the crawl before ------------------------------------------------------------------------
 
 /** The site's last crawl that ended with results before this one. */
 export async function previousCrawl(db: Kysely<DB>, siteId: string, crawl: { id: string; createdAt: Date }) {
@@ -338,31 +249,11 @@ async function* batches<T>(rows: AsyncIterable<T>, size: number): AsyncGenerator
   if (batch.length > 0) yield batch;
 }
 
-export interface IssueRowRecord {
-  id: string;
-  pageUrl: string;
-  pageTitle: string | null;
-  ruleId: string;
-  wcagCriterion: string;
-  wcagLevel: WcagLevel;
-  severity: Severity;
-  type: IssueType;
-  status: 'open' | 'fixed' | 'dismissed' | 'cant_fix';
-  selector: string;
-  html: string;
-  description: string;
-  fixSuggestion: string;
-  helpUrl: string | null;
-  data: Record<string, unknown>;
-  firstSeenAt: Date | null;
-  lastSeenAt: Date | null;
-}
-
 /**
  * Every finding of the report, ordered by severity, page URL and id. In a crawl each carries the
  * site issue it belongs to (id, status, first and last seen); a single scan's findings are open.
  */
-export function streamIssueRows(db: Kysely<DB>, scope: ReportScope, batchSize = 1000): AsyncGenerator<IssueRowRecord[]> {
+export function streamIssueRows(db: Kysely<DB>, scope: ReportScope, batchSize = 1000): AsyncGenerator<IssueRow[]> {
   const siteId = scope.kind === 'crawl' ? scope.siteId : null;
   const rows = db
     .selectFrom('findings as f')
@@ -378,13 +269,13 @@ export function streamIssueRows(db: Kysely<DB>, scope: ReportScope, batchSize = 
       'f.wcag_level as wcagLevel',
       'f.severity as severity',
       'f.type as type',
-      sql<IssueRowRecord['status']>`coalesce(i.status, 'open')`.as('status'),
+      sql<IssueRow['status']>`coalesce(i.status, 'open')`.as('status'),
       'f.element_selector as selector',
       'f.element_html as html',
       'f.description as description',
       'f.fix_suggestion as fixSuggestion',
       'f.help_url as helpUrl',
-      sql<Record<string, unknown>>`f.data`.as('data'),
+      sql<string[]>`case when jsonb_typeof(f.data->'alsoFlaggedBy') = 'array' then f.data->'alsoFlaggedBy' else '[]'::jsonb end`.as('alsoFlaggedBy'),
       'i.first_seen_at as firstSeenAt',
       'i.last_seen_at as lastSeenAt',
     ])
@@ -393,7 +284,7 @@ export function streamIssueRows(db: Kysely<DB>, scope: ReportScope, batchSize = 
     .orderBy(sql`coalesce(p.url, ps.final_url, ps.url)`)
     .orderBy('f.id')
     .stream(batchSize);
-  return batches(rows as AsyncIterable<IssueRowRecord>, batchSize);
+  return batches(rows as AsyncIterable<IssueRow>, batchSize);
 }
 
 export type DiffChange = 'new' | 'fixed';
