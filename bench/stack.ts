@@ -1,11 +1,15 @@
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../temporal-dev/dev-server.ts';
 
 export interface Stack {
   api: string;
   temporalAddress: string;
+  /** The embedded PostgreSQL the stack started. */
+  databaseUrl: string;
+  /** Process id of the API process (a child of `npm start`). */
+  apiPid(): number | undefined;
   /** JSON call against the API; throws on a non-2xx answer. */
   call(p: string, init?: RequestInit): Promise<any>;
   stop(): Promise<void>;
@@ -24,11 +28,12 @@ export async function startStack(
 ): Promise<Stack & { readySeconds: number }> {
   const port = await freePort();
   const temporalPort = await freePort();
+  const pgPort = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
     DATA_DIR: path.resolve('.data', name),
-    EMBEDDED_PG_PORT: String(await freePort()),
+    EMBEDDED_PG_PORT: String(pgPort),
     TEMPORAL_DEV_PORT: String(temporalPort),
     TEMPORAL_UI_PORT: String(await freePort()),
     ALLOW_PRIVATE_TARGETS: 'true',
@@ -50,6 +55,8 @@ export async function startStack(
   return {
     api,
     temporalAddress: `127.0.0.1:${temporalPort}`,
+    databaseUrl: `postgres://postgres:postgres@127.0.0.1:${pgPort}/a11y`,
+    apiPid: () => findProcess('api/server.ts', `PORT=${port}`),
     readySeconds: (performance.now() - t0) / 1000,
     async call(p, init) {
       const res = await fetch(api + p, { ...init, headers: { 'content-type': 'application/json', ...init?.headers } });
@@ -61,4 +68,28 @@ export async function startStack(
       await exited;
     },
   };
+}
+
+/** A process whose command line contains `script` and whose environment contains `envEntry` (Linux /proc). */
+export function findProcess(script: string, envEntry: string): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (!readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(script)) continue;
+      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(envEntry)) return Number(entry);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return undefined;
+}
+
+/** Resident set size of a process in MB (VmRSS), or NaN when it is gone. */
+export function rssMb(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
 }
