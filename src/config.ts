@@ -31,6 +31,7 @@ export const configSchema = z.object({
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
   OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  OPENAI_TIMEOUT_MS: intIn(1000, 600_000, 30_000),
   ALLOW_PRIVATE_TARGETS: bool,
   SCAN_RATE_LIMIT: intIn(0, 1_000_000, 10),
   API_KEYS: z.string().optional(),
@@ -58,7 +59,8 @@ export interface Config {
   readonly aiEnrichmentConcurrency: number;
   readonly pageLoadTimeoutMs: number;
   readonly chromiumPath: string | undefined;
-  readonly openai: { readonly apiKey: string; readonly baseUrl: string | undefined; readonly model: string } | undefined;
+  /** Set when OPENAI_API_KEY or OPENAI_BASE_URL is: enrichment then asks that model; unset, the offline enricher writes the texts. */
+  readonly openai: { readonly apiKey: string; readonly baseUrl: string | undefined; readonly model: string; readonly timeoutMs: number } | undefined;
   readonly allowPrivateTargets: boolean;
   readonly scanRateLimit: number;
   readonly apiKeys: readonly string[];
@@ -101,9 +103,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     aiEnrichmentConcurrency: c.AI_ENRICHMENT_CONCURRENCY,
     pageLoadTimeoutMs: c.PAGE_LOAD_TIMEOUT_MS,
     chromiumPath: c.CHROMIUM_PATH,
-    openai: c.OPENAI_API_KEY
-      ? Object.freeze({ apiKey: c.OPENAI_API_KEY, baseUrl: c.OPENAI_BASE_URL, model: c.OPENAI_MODEL })
-      : undefined,
+    // A local OpenAI-compatible server (vLLM, Ollama, a test double) may need no key: its URL alone enables it.
+    openai:
+      c.OPENAI_API_KEY || c.OPENAI_BASE_URL
+        ? Object.freeze({ apiKey: c.OPENAI_API_KEY ?? 'unused', baseUrl: c.OPENAI_BASE_URL, model: c.OPENAI_MODEL, timeoutMs: c.OPENAI_TIMEOUT_MS })
+        : undefined,
     allowPrivateTargets: c.ALLOW_PRIVATE_TARGETS,
     scanRateLimit: c.SCAN_RATE_LIMIT,
     apiKeys: Object.freeze(apiKeys),

@@ -45,6 +45,8 @@ export interface FindingsTable {
   enriched_by: string | null;
   data: Json<Record<string, unknown>>;
   fingerprint: string;
+  /** Issue group (rule + template element); null on findings stored before groups existed. */
+  group_key: string | null;
   created_at: Generated<Date>;
 }
 
@@ -78,6 +80,10 @@ export interface CrawlsTable {
   discovery_done: Generated<boolean>;
   broken_links: Generated<number>;
   error: Json<{ code: string; message: string }> | null;
+  ai_calls: Generated<number>;
+  ai_cache_hits: Generated<number>;
+  ai_input_tokens: Generated<number>;
+  ai_output_tokens: Generated<number>;
   created_at: Generated<Date>;
   started_at: Timestamp | null;
   completed_at: Timestamp | null;
@@ -133,6 +139,7 @@ export interface IssuesTable {
   site_id: string;
   page_id: string;
   fingerprint: string;
+  group_key: string | null;
   rule_id: string;
   type: 'confirmed' | 'needs_review';
   severity: 'critical' | 'serious' | 'moderate' | 'minor';
@@ -155,7 +162,22 @@ export interface IssuesTable {
   updated_at: Generated<Date>;
 }
 
+/** Texts a model wrote for an issue group, by group key and namespace (model and prompt version). */
+export interface EnrichmentCacheTable {
+  group_key: string;
+  namespace: string;
+  status: 'pending' | 'done';
+  description: string | null;
+  fix_suggestion: string | null;
+  input_tokens: Generated<number>;
+  output_tokens: Generated<number>;
+  claimed_at: Timestamp | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 export interface DB {
+  enrichment_cache: EnrichmentCacheTable;
   sites: SitesTable;
   crawls: CrawlsTable;
   pages: PagesTable;

@@ -4,6 +4,7 @@ import { createBrowserActivities, type BrowserActivities } from '../activities/b
 import type { BrowserProvider } from '../activities/browser/browser-provider.ts';
 import { createDiscoveryActivities } from '../activities/discovery/index.ts';
 import { createPersistenceActivities, type PersistenceActivities } from '../activities/persistence/index.ts';
+import type { Enricher } from '../activities/ai/enricher.ts';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import type { TargetPolicy } from '../security/target-policy.ts';
@@ -21,6 +22,8 @@ export interface WorkerDeps {
   pageScanConcurrency: number;
   aiEnrichmentConcurrency: number;
   pageLoadTimeoutMs: number;
+  /** Writes issue texts: chosen once from configuration (`createEnricher`). */
+  enricher: Enricher;
   /** Replace activities (tests inject failures this way). */
   overrides?: { ai?: Partial<AiActivities>; browser?: Partial<BrowserActivities>; persistence?: Partial<PersistenceActivities> };
 }

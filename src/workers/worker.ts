@@ -7,6 +7,7 @@ import { migrateToLatest } from '../db/migrate.ts';
 import { createLogger } from '../logger.ts';
 import { createTargetPolicy } from '../security/target-policy.ts';
 import { taskQueues } from '../shared/task-queues.ts';
+import { createEnricher } from '../activities/ai/create-enricher.ts';
 import { createWorkers, runWorkers } from './create-workers.ts';
 import { ensureWorkflowBundle } from './workflow-bundle.ts';
 
@@ -47,6 +48,7 @@ const workers = await createWorkers({
   pageScanConcurrency: config.pageScanConcurrency,
   aiEnrichmentConcurrency: config.aiEnrichmentConcurrency,
   pageLoadTimeoutMs: config.pageLoadTimeoutMs,
+  enricher: createEnricher(config.openai, db, logger),
 });
 
 const shutdown = new AbortController();

@@ -42,7 +42,8 @@ export function pageScanActivities(queues: TaskQueues) {
 export function enrichmentActivities(queues: TaskQueues, retry?: { maximumAttempts: number; initialIntervalMs: number }) {
   return proxyActivities<AiActivities>({
     taskQueue: queues.enrichment,
-    startToCloseTimeout: '3 minutes',
+    // A page of many uncached issue groups makes one model call each, one after another.
+    startToCloseTimeout: '10 minutes',
     heartbeatTimeout: '60 seconds',
     retry: {
       initialInterval: `${retry?.initialIntervalMs ?? 2000} milliseconds`,

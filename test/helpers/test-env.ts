@@ -5,6 +5,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { createEnricher } from '../../src/activities/ai/create-enricher.ts';
 import { createBrowserProvider, resolveChromiumPath, type BrowserProvider } from '../../src/activities/browser/browser-provider.ts';
 import { createApp } from '../../src/api/app.ts';
 import type { AppDeps } from '../../src/api/env.ts';
@@ -112,6 +113,7 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
       pageScanConcurrency: config.pageScanConcurrency,
       aiEnrichmentConcurrency: config.aiEnrichmentConcurrency,
       pageLoadTimeoutMs: config.pageLoadTimeoutMs,
+      enricher: createEnricher(config.openai, database.db, logger),
       overrides: opts.overrides,
     });
     running = runWorkers(workers);

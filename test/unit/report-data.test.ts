@@ -142,6 +142,7 @@ describe('report data: pure parts', () => {
     const crawl: CrawlRecord = {
       id: 'c1', siteId: 's', status: 'completed', maxPages: 10, totalPages: 3, scannedPages: 3, enrichedPages: 3, failedPages: 0, enrichFailedPages: 0,
       brokenLinks: 0, overallScore: 80, newIssues: 1, fixedIssues: 0, discoveryDone: true, error: null, createdAt: new Date(), startedAt: null, completedAt: null,
+      enrichment: { calls: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0 },
     };
     const site: SiteRecord = { id: 's', hostname: 'a.example', name: 'a.example', baseUrl: 'https://a.example/', createdAt: new Date() };
     expect(notExportableReason({ kind: 'crawl', site, crawl: { ...crawl, status: 'completed' } })).toBeNull();

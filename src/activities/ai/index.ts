@@ -1,17 +1,20 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { findCrawlPageScan, transitionPage } from '../../db/repositories/crawl.repository.ts';
+import { addEnrichmentUsage, findCrawlPageScan, transitionPage } from '../../db/repositories/crawl.repository.ts';
 import { findScan, listFindings, saveSummary, updateFindingTexts } from '../../db/repositories/scan.repository.ts';
 import type { FindingRecord, ScanRecord } from '../../db/repositories/records.ts';
 import type { DB } from '../../db/schema.ts';
 import { FAILURE_TYPES } from '../../shared/contracts.ts';
 import type { Logger } from '../../logger.ts';
-import { describeFinding, summarise, type ScanSummary } from './offline-enricher.ts';
+import type { Enricher, EnrichmentGroup, EnrichmentUsage, FindingTextsOut } from './enricher.ts';
+import { summarise, type ScanSummary } from './offline-enricher.ts';
 
 export interface AiActivityDeps {
   db: Database;
   logger: Logger;
+  /** Chosen once by the worker from configuration: offline, or an OpenAI-compatible model. */
+  enricher: Enricher;
 }
 
 /** The summary the engine's results alone support; also what a scan keeps when enrichment fails. */
@@ -19,36 +22,78 @@ export function engineSummary(scan: ScanRecord, findings: readonly FindingRecord
   return summarise({ pageTitle: scan.pageTitle, url: scan.url, score: scan.score ?? 100, findings, passes: scan.enginePasses ?? [] });
 }
 
+/** A page's findings by issue group, in the order their first member appears (severity first). */
+export function groupFindings(findings: readonly FindingRecord[], page: EnrichmentGroup['page']): EnrichmentGroup[] {
+  const groups = new Map<string, FindingRecord[]>();
+  for (const f of findings) {
+    // Findings stored before group keys existed form groups of one.
+    const key = f.groupKey ?? `finding:${f.fingerprint}`;
+    const members = groups.get(key);
+    if (members) members.push(f);
+    else groups.set(key, [f]);
+  }
+  return [...groups].map(([groupKey, members]) => ({ groupKey, members, page }));
+}
+
+function addUsage(a: EnrichmentUsage, b: EnrichmentUsage): EnrichmentUsage {
+  return { calls: a.calls + b.calls, cacheHits: a.cacheHits + b.cacheHits, inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens };
+}
+
 export function createAiActivities(deps: AiActivityDeps) {
-  /** Writes each finding's description and fix, and the page summary, in one transaction. Idempotent. */
-  async function enrichPageScan(scanId: string, then?: (trx: Transaction<DB>) => Promise<unknown>): Promise<number> {
+  /**
+   * Writes each finding's description and fix (one enricher call per issue group) and the page
+   * summary, in one transaction. Idempotent: a retry writes the same texts, cached groups cost nothing.
+   */
+  async function enrichPageScan(
+    scanId: string,
+    then?: (trx: Transaction<DB>, usage: EnrichmentUsage) => Promise<unknown>,
+  ): Promise<{ enriched: number; groups: number; usage: EnrichmentUsage }> {
     const scan = await findScan(deps.db, scanId);
     if (!scan) throw ApplicationFailure.nonRetryable(`scan ${scanId} does not exist`, FAILURE_TYPES.scanNotFound);
     const findings = await listFindings(deps.db, scanId);
-    Context.current().heartbeat({ findings: findings.length });
-    const texts = findings.map((f) => ({ ...describeFinding(f), enrichedBy: 'offline' }));
+    const ctx = Context.current();
+    const groups = groupFindings(findings, { url: scan.finalUrl ?? scan.url, title: scan.pageTitle });
+    const texts: FindingTextsOut[] = [];
+    let usage: EnrichmentUsage = { calls: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0 };
+    let done = 0;
+    // A model call, or waiting for another worker's call on the same group, can outlast one
+    // heartbeat interval: beat on a timer so Temporal sees the activity alive and can cancel it.
+    const beat = () => ctx.heartbeat({ findings: findings.length, groups: groups.length, done });
+    beat();
+    const timer = setInterval(beat, 10_000);
+    try {
+      for (const group of groups) {
+        const r = await deps.enricher.describeGroup(group, { signal: ctx.cancellationSignal });
+        texts.push(...r.texts);
+        usage = addUsage(usage, r.usage);
+        done++;
+      }
+    } finally {
+      clearInterval(timer);
+    }
     await deps.db.transaction().execute(async (trx) => {
       await updateFindingTexts(trx, texts);
       await saveSummary(trx, scanId, engineSummary(scan, findings));
-      await then?.(trx);
+      await then?.(trx, usage);
     });
-    return texts.length;
+    return { enriched: texts.length, groups: groups.length, usage };
   }
 
   return {
     async enrichScan(input: { scanId: string }): Promise<{ enriched: number }> {
-      const enriched = await enrichPageScan(input.scanId);
-      deps.logger.info({ scanId: input.scanId, enriched }, 'page enriched');
+      const { enriched, groups, usage } = await enrichPageScan(input.scanId);
+      deps.logger.info({ scanId: input.scanId, enricher: deps.enricher.name, enriched, groups, ...usage }, 'page enriched');
       return { enriched };
     },
 
-    /** Enriches one scanned page of a crawl and counts it in `enrichedPages` once. */
+    /** Enriches one scanned page of a crawl, counts it in `enrichedPages` and its cost in the crawl's totals, once. */
     async enrichCrawlPage(input: { crawlId: string; pageId: string }): Promise<{ enriched: number }> {
       const scan = await findCrawlPageScan(deps.db, input.crawlId, input.pageId);
       if (!scan) throw ApplicationFailure.nonRetryable(`page ${input.pageId} has no scan in crawl ${input.crawlId}`, FAILURE_TYPES.scanNotFound);
-      const enriched = await enrichPageScan(scan.id, (trx) =>
-        transitionPage(trx, { crawlId: input.crawlId, pageId: input.pageId, from: ['scanned'], to: 'enriched' }),
-      );
+      const { enriched } = await enrichPageScan(scan.id, async (trx, usage) => {
+        const moved = await transitionPage(trx, { crawlId: input.crawlId, pageId: input.pageId, from: ['scanned'], to: 'enriched' });
+        if (moved) await addEnrichmentUsage(trx, input.crawlId, usage);
+      });
       return { enriched };
     },
   };

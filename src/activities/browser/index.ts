@@ -8,6 +8,7 @@ import { pageScore } from '../../shared/score.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
 import type { Logger } from '../../logger.ts';
 import { fingerprint } from './axe-findings.ts';
+import { groupKey } from './group-key.ts';
 import type { BrowserProvider } from './browser-provider.ts';
 import { isBrowserGone } from './classify-navigation-error.ts';
 import { scanUrl, type ScanUrlResult } from './scan-url.ts';
@@ -70,6 +71,7 @@ export function createBrowserActivities(deps: BrowserActivityDeps) {
           fixSuggestion: f.failureSummary || f.engineHelp,
           data: { ...f.data, ...(result.blocked.length ? { blockedRequests: result.blocked.length } : {}) },
           fingerprint: fingerprint(url, f.ruleId, f.elementSelector),
+          groupKey: groupKey(f.ruleId, f.elementSelector, f.elementHtml),
         })),
       });
       return result;

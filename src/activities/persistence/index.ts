@@ -71,7 +71,15 @@ export function createPersistenceActivities(deps: PersistenceActivityDeps) {
       const { crawl, alreadyEnded } = await finalizeCrawl(deps.db, input.crawlId, { cancelled: input.cancelled });
       if (!alreadyEnded) {
         deps.logger.info(
-          { crawlId: crawl.id, status: crawl.status, pages: crawl.totalPages, scanned: crawl.scannedPages, newIssues: crawl.newIssues, fixedIssues: crawl.fixedIssues },
+          {
+            crawlId: crawl.id,
+            status: crawl.status,
+            pages: crawl.totalPages,
+            scanned: crawl.scannedPages,
+            newIssues: crawl.newIssues,
+            fixedIssues: crawl.fixedIssues,
+            enrichment: crawl.enrichment,
+          },
           'crawl finished',
         );
       }

@@ -243,6 +243,25 @@ export async function transitionPage(
   return db.isTransaction ? run(db as Transaction<DB>) : (db as Kysely<DB>).transaction().execute(run);
 }
 
+/** Adds what enriching one page cost to the crawl's totals (in the page's enrichment transaction). */
+export async function addEnrichmentUsage(
+  db: Db,
+  crawlId: string,
+  u: { calls: number; cacheHits: number; inputTokens: number; outputTokens: number },
+): Promise<void> {
+  if (u.calls === 0 && u.cacheHits === 0 && u.inputTokens === 0 && u.outputTokens === 0) return;
+  await db
+    .updateTable('crawls')
+    .set((eb) => ({
+      ai_calls: eb('ai_calls', '+', u.calls),
+      ai_cache_hits: eb('ai_cache_hits', '+', u.cacheHits),
+      ai_input_tokens: eb('ai_input_tokens', '+', u.inputTokens),
+      ai_output_tokens: eb('ai_output_tokens', '+', u.outputTokens),
+    }))
+    .where('id', '=', crawlId)
+    .execute();
+}
+
 export async function crawlPageState(db: Db, crawlId: string, pageId: string): Promise<CrawlPageState | undefined> {
   const r = await db.selectFrom('crawl_pages').select('state').where('crawl_id', '=', crawlId).where('page_id', '=', pageId).executeTakeFirst();
   return r?.state;

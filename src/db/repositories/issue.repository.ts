@@ -1,8 +1,8 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Severity, WcagLevel } from '../../shared/contracts.ts';
 import type { DB, Issue } from '../schema.ts';
 import { isCrawlEnded } from './crawl.repository.ts';
-import { crawlFromRow, issueFromRow, mapRow, type CrawlRecord, type ErrorInfo, type IssueRecord, type IssueStatus } from './records.ts';
+import { LEGACY_GROUP_PREFIX, type IssueGroupFilters } from './issue-group.repository.ts';
+import { crawlFromRow, issueFromRow, mapRow, type CrawlRecord, type ErrorInfo, type IssueRecord } from './records.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -45,15 +45,15 @@ export async function finalizeCrawl(db: Kysely<DB>, crawlId: string, opts: { can
       returning i.id`.execute(trx);
 
     const upserted = await sql<{ inserted: boolean }>`
-      insert into issues (site_id, page_id, fingerprint, rule_id, type, severity, wcag_criterion, wcag_level, element_selector,
+      insert into issues (site_id, page_id, fingerprint, group_key, rule_id, type, severity, wcag_criterion, wcag_level, element_selector,
                           element_html, description, fix_suggestion, help_url, data, status, status_history, last_finding_id,
                           first_crawl_id, last_crawl_id, first_seen_at, last_seen_at)
-      select ${siteId}, f.page_id, f.fingerprint, f.rule_id, f.type, f.severity, f.wcag_criterion, f.wcag_level, f.element_selector,
+      select ${siteId}, f.page_id, f.fingerprint, f.group_key, f.rule_id, f.type, f.severity, f.wcag_criterion, f.wcag_level, f.element_selector,
              f.element_html, f.description, f.fix_suggestion, f.help_url, f.data, 'open', ${historyEntry(null, 'open', crawlId)}, f.id,
              ${crawlId}, ${crawlId}, now(), now()
       from crawl_findings f
       on conflict (site_id, fingerprint) do update set
-        page_id = excluded.page_id, type = excluded.type, severity = excluded.severity, wcag_criterion = excluded.wcag_criterion,
+        page_id = excluded.page_id, group_key = coalesce(excluded.group_key, issues.group_key), type = excluded.type, severity = excluded.severity, wcag_criterion = excluded.wcag_criterion,
         wcag_level = excluded.wcag_level, element_html = excluded.element_html, description = excluded.description,
         fix_suggestion = excluded.fix_suggestion, help_url = excluded.help_url, data = excluded.data,
         last_finding_id = excluded.last_finding_id, last_crawl_id = excluded.last_crawl_id, last_seen_at = now(), updated_at = now()
@@ -103,11 +103,10 @@ export async function finalizeCrawl(db: Kysely<DB>, crawlId: string, opts: { can
 
 // ---- reading and updating issues ---------------------------------------------------------------
 
-export interface IssueFilters {
-  severity?: Severity;
-  wcagLevel?: WcagLevel;
-  status?: IssueStatus;
-  pageId?: string;
+/** The issue list's filters: the groups' own, plus the members of one group. */
+export interface IssueFilters extends IssueGroupFilters {
+  /** A group's members; `finding:<fingerprint>` names a group of one stored before groups existed. */
+  groupKey?: string;
 }
 
 const severityRank = sql<number>`case i.severity when 'critical' then 0 when 'serious' then 1 when 'moderate' then 2 else 3 end`;
@@ -127,6 +126,13 @@ function issueQuery(db: Db, siteId: string, f: IssueFilters) {
   if (f.wcagLevel) q = q.where('i.wcag_level', '=', f.wcagLevel);
   if (f.status) q = q.where('i.status', '=', f.status);
   if (f.pageId) q = q.where('i.page_id', '=', f.pageId);
+  if (f.type) q = q.where('i.type', '=', f.type);
+  if (f.ruleId) q = q.where('i.rule_id', '=', f.ruleId);
+  if (f.groupKey) {
+    q = f.groupKey.startsWith(LEGACY_GROUP_PREFIX)
+      ? q.where('i.fingerprint', '=', f.groupKey.slice(LEGACY_GROUP_PREFIX.length))
+      : q.where('i.group_key', '=', f.groupKey);
+  }
   return q;
 }
 

@@ -93,11 +93,23 @@ export interface FindingData extends Record<string, unknown> {
   engineRuleId?: string;
   /** Requests the target policy blocked while the page loaded. */
   blockedRequests?: number;
+  /** The viewport a check ran at when not the desktop one (`390x844` for `target-size-mobile`). */
+  viewport?: string;
+  /** `color-contrast`: the colours, ratio, required ratio and font the engine measured. */
+  contrast?: import('../../activities/browser/axe-findings.ts').ContrastFacts;
+  /** `target-size(-mobile)`: the measured size and spacing, in CSS px. */
+  target?: import('../../activities/browser/axe-findings.ts').TargetFacts;
+  /** Attributes and text of the element (src, href, id/name/type/placeholder, lang), parsed from its HTML. */
+  element?: import('../../activities/browser/axe-findings.ts').ElementFacts;
+  /** Needs-review findings: why the engine could not decide. */
+  review?: import('../../activities/browser/axe-findings.ts').ReviewFacts;
 }
 
 /** A finding as a scan stores it: the engine's draft with its first texts and its fingerprint. */
 export interface NewFindingRecord extends FindingDraft {
   data: FindingData;
+  /** The issue group (rule + template element); null on findings stored before groups existed. */
+  groupKey: string | null;
   description: string;
   fixSuggestion: string;
   fingerprint: string;
@@ -113,16 +125,17 @@ export interface FindingRecord extends NewFindingRecord {
 /** What a finding and the issue it becomes both say about the failing element. */
 export type ElementFailure = Pick<
   FindingRecord,
-  'fingerprint' | 'ruleId' | 'type' | 'severity' | 'wcagCriterion' | 'wcagLevel' | 'elementSelector' | 'elementHtml' | 'description' | 'fixSuggestion' | 'helpUrl' | 'data'
+  'fingerprint' | 'groupKey' | 'ruleId' | 'type' | 'severity' | 'wcagCriterion' | 'wcagLevel' | 'elementSelector' | 'elementHtml' | 'description' | 'fixSuggestion' | 'helpUrl' | 'data'
 >;
 
 type ElementFailureColumns =
-  | 'fingerprint' | 'rule_id' | 'type' | 'severity' | 'wcag_criterion' | 'wcag_level' | 'element_selector' | 'element_html' | 'description' | 'fix_suggestion' | 'help_url' | 'data';
+  | 'fingerprint' | 'group_key' | 'rule_id' | 'type' | 'severity' | 'wcag_criterion' | 'wcag_level' | 'element_selector' | 'element_html' | 'description' | 'fix_suggestion' | 'help_url' | 'data';
 
 /** The columns findings and issues share (an issue is copied from a finding). */
 function elementFailureFromRow(r: Pick<Finding, ElementFailureColumns>): ElementFailure {
   return {
     fingerprint: r.fingerprint,
+    groupKey: r.group_key,
     ruleId: r.rule_id,
     type: r.type,
     severity: r.severity,
@@ -181,6 +194,8 @@ export interface CrawlRecord {
   fixedIssues: number | null;
   discoveryDone: boolean;
   brokenLinks: number;
+  /** Model calls, cache hits and tokens its enrichment cost (all zero with the offline enricher). */
+  enrichment: { calls: number; cacheHits: number; inputTokens: number; outputTokens: number };
   error: ErrorInfo | null;
   createdAt: Date;
   startedAt: Date | null;
@@ -203,6 +218,7 @@ export function crawlFromRow(r: Crawl): CrawlRecord {
     fixedIssues: r.fixed_issues,
     discoveryDone: r.discovery_done,
     brokenLinks: r.broken_links,
+    enrichment: { calls: r.ai_calls, cacheHits: r.ai_cache_hits, inputTokens: r.ai_input_tokens, outputTokens: r.ai_output_tokens },
     error: r.error ?? null,
     createdAt: r.created_at,
     startedAt: r.started_at,

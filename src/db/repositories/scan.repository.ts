@@ -108,6 +108,7 @@ function findingToRow(pageScanId: string, f: NewFindingRecord): NewFinding {
     fix_suggestion: f.fixSuggestion,
     data: JSON.stringify(f.data),
     fingerprint: f.fingerprint,
+    group_key: f.groupKey,
     page_scan_id: pageScanId,
   };
 }
