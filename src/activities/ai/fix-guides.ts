@@ -6,11 +6,11 @@ export interface FixGuide {
 
 export const FIX_GUIDES: Readonly<Record<string, FixGuide>> = {
   'image-alt': {
-    who: 'Screen reader users hear nothing, or only the file name, for an image without a text alternative.',
+    who: 'Screen reader users hear nothing, or only the file name, for an image without a text alternative; so does anyone whose images are turned off or fail to load.',
     fix: 'Add an alt attribute that says what the image conveys (alt="Sales grew 20% in 2025"); use alt="" for purely decorative images.',
   },
   'input-image-alt': {
-    who: 'An image button without alternative text has no name, so nobody using a screen reader knows what it does.',
+    who: 'An image button without alternative text has no name: screen reader users do not know what it does, and voice control users cannot name it to press it.',
     fix: 'Give the <input type="image"> an alt attribute naming its action, e.g. alt="Search".',
   },
   'role-img-alt': {
@@ -22,15 +22,15 @@ export const FIX_GUIDES: Readonly<Record<string, FixGuide>> = {
     fix: 'Add a <title> as the first child of the <svg> or an aria-label, or hide a decorative SVG with aria-hidden="true".',
   },
   'color-contrast': {
-    who: 'Text with too little contrast is hard or impossible to read for people with low vision or color deficiencies, and for everyone in bright light.',
+    who: 'Text with too little contrast is hard or impossible to read for people with low vision or color deficiencies, for many older people, and for everyone in bright light.',
     fix: 'Darken the text or lighten the background until the contrast ratio is at least 4.5:1 (3:1 for text of 24px, or 18.66px bold, and larger).',
   },
   label: {
-    who: 'A form field without a label leaves screen reader and voice control users guessing what to enter.',
+    who: 'A form field without a label leaves screen reader users hearing only "edit text" and voice control users without a name to say; everyone loses the larger click area a label gives.',
     fix: 'Associate a visible <label for="id"> with the field, or wrap the field in its <label>; aria-label only when a visible label is impossible.',
   },
   'select-name': {
-    who: 'A select without a label has no name for assistive technology.',
+    who: 'A select list without a label has no name: screen reader users hear only "combo box" and voice control users cannot name it.',
     fix: 'Add a <label for="id"> for the select element.',
   },
   'button-name': {
@@ -38,27 +38,27 @@ export const FIX_GUIDES: Readonly<Record<string, FixGuide>> = {
     fix: 'Put visible text inside the button, or give an icon button aria-label="…" naming its action.',
   },
   'link-name': {
-    who: 'A link without an accessible name is announced only as "link" and cannot be targeted by voice control.',
+    who: 'Keyboard and screen reader users reach a link without an accessible name but hear only "link", and voice control users cannot target it.',
     fix: 'Give the link text content, or alt text on the image inside it, that says where it goes.',
   },
   'link-text-generic': {
-    who: 'Screen reader users often list all links of a page; "click here" or "read more" then says nothing about where each goes.',
+    who: 'Screen reader users often list all links of a page, and keyboard users tab from link to link; "click here" or "read more" then says nothing about where each goes.',
     fix: 'Rewrite the link text so that it names its destination ("Read the 2025 annual report"), or add the missing words as visually hidden text inside the link.',
   },
   'target-size': {
-    who: 'Small controls placed close together are hard to hit for people with tremors, limited dexterity or on a touch screen.',
+    who: 'Small controls placed close together are hard to hit for people with tremors or limited dexterity, for people with low vision, and on a touch screen.',
     fix: 'Make the control at least 24 by 24 CSS pixels (padding counts), or leave enough space so that a 24px circle around it touches no other target.',
   },
   'target-size-mobile': {
-    who: 'On a phone-sized screen these controls shrink or crowd together, and a finger hits the wrong one.',
+    who: 'On a phone-sized screen these controls shrink or crowd together: people with tremors or limited dexterity, and anyone using a finger, hit the wrong one.',
     fix: 'Give the control at least 24 by 24 CSS pixels at narrow widths (min-width/min-height or padding in the mobile media query), or space the targets apart.',
   },
   'html-has-lang': {
-    who: 'Without a page language, screen readers pronounce the text with the wrong voice and rules.',
+    who: 'Without a page language, screen readers pronounce the text with the wrong voice and rules, and browsers cannot offer the right translation or hyphenation.',
     fix: 'Add the language to the root element: <html lang="en">.',
   },
   'html-lang-valid': {
-    who: 'An invalid language code gives screen readers the wrong pronunciation.',
+    who: 'An invalid language code makes screen readers fall back to a default voice and pronounce the text wrongly.',
     fix: 'Use a valid BCP 47 language tag in the lang attribute, e.g. lang="en-GB".',
   },
   'valid-lang': {

@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
+import { parseDocument } from 'htmlparser2';
 import type { IssueType, Severity, WcagLevel } from '../../shared/contracts.ts';
 import { SEVERITIES } from '../../shared/contracts.ts';
 import { criterionForTags } from '../../shared/wcag.ts';
+
+/** One check of an axe node result (axe-core's CheckResult, narrowed): what it measured and said. */
+export interface AxeCheckResult {
+  id: string;
+  data?: unknown;
+  message?: string;
+}
 
 /** The parts of an axe result we read (axe-core's Result / NodeResult, narrowed). */
 export interface AxeRuleResult {
@@ -16,6 +24,9 @@ export interface AxeRuleResult {
     html: string;
     impact?: string | null;
     failureSummary?: string;
+    any?: AxeCheckResult[];
+    all?: AxeCheckResult[];
+    none?: AxeCheckResult[];
   }>;
 }
 
@@ -42,6 +53,216 @@ export interface PassedRule {
 }
 
 const MAX_HTML = 4000;
+
+// ---- what the engine measured -------------------------------------------------------------------
+
+/** `color-contrast`: the colours and ratio axe measured (hex colours, ratio truncated to 2 places). */
+export interface ContrastFacts {
+  fgColor?: string;
+  bgColor?: string;
+  contrastRatio?: number;
+  /** `4.5:1`, or `3:1` for large text. */
+  expectedContrastRatio?: string;
+  /** As axe gives it: `12.0pt (16px)`. */
+  fontSize?: string;
+  fontWeight?: string;
+}
+
+/** `target-size` / `target-size-mobile`: the measured box and the spacing to the nearest target, CSS px. */
+export interface TargetFacts {
+  width?: number;
+  height?: number;
+  /** The size the rule asks for (24). */
+  minSize: number;
+  /** Diameter of the safe clickable circle around the target. */
+  closestOffset?: number;
+  minOffset?: number;
+}
+
+/** Attributes and text of the failing element, parsed from its HTML, for the rules that use them. */
+export interface ElementFacts {
+  tag: string;
+  id?: string;
+  name?: string;
+  type?: string;
+  placeholder?: string;
+  src?: string;
+  href?: string;
+  title?: string;
+  lang?: string;
+  /** Visible text (whitespace collapsed), or the link's accessible name where the engine gave it. */
+  text?: string;
+  /** The element has child elements (an icon, an image), not only text. */
+  hasChildElements?: boolean;
+  /** The engine shortened the element's HTML (long attributes or content): values may be cut. */
+  truncated?: boolean;
+}
+
+/** Why the engine could not decide (needs-review findings). */
+export interface ReviewFacts {
+  messageKey?: string;
+  reason?: string;
+}
+
+/** The rule-specific part of a finding's `data`: small, bounded, JSON-safe. */
+export interface EngineFacts {
+  contrast?: ContrastFacts;
+  target?: TargetFacts;
+  element?: ElementFacts;
+  review?: ReviewFacts;
+}
+
+const MAX_TEXT = 160;
+const MAX_URL = 500;
+const MAX_ATTR = 120;
+/** axe's own source shortening leaves `...` at cut attribute values and ` ...>` at a cut tag. */
+const AXE_CUT = /\.\.\.$/;
+
+function str(v: unknown, max: number): string | undefined {
+  if (typeof v !== 'string') return undefined;
+  const t = v.replace(/\s+/g, ' ').trim();
+  if (t === '') return undefined;
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}
+
+function num(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? Math.round(v * 100) / 100 : undefined;
+}
+
+const HEX = /^#[0-9a-f]{6}([0-9a-f]{2})?$/i;
+const hex = (v: unknown) => (typeof v === 'string' && HEX.test(v) ? v.toLowerCase() : undefined);
+
+function compact<T extends object>(o: T): T | undefined {
+  const out = Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+  return Object.keys(out).length ? out : undefined;
+}
+
+function checkData(checks: readonly AxeCheckResult[], id: string): Record<string, unknown> | undefined {
+  const d = checks.find((c) => c.id === id)?.data;
+  return d && typeof d === 'object' && !Array.isArray(d) ? (d as Record<string, unknown>) : undefined;
+}
+
+interface ParsedTag {
+  name: string;
+  attribs: Record<string, string>;
+  children: unknown[];
+}
+interface ParsedText {
+  type: string;
+  data: string;
+}
+const isTag = (n: unknown): n is ParsedTag => typeof n === 'object' && n !== null && 'name' in n && 'attribs' in n;
+const isText = (n: unknown): n is ParsedText => typeof n === 'object' && n !== null && (n as ParsedText).type === 'text';
+
+function textOf(nodes: readonly unknown[], out: string[] = []): string[] {
+  for (const n of nodes) {
+    if (isText(n)) out.push(n.data);
+    else if (isTag(n) && n.name !== 'script' && n.name !== 'style' && n.name !== 'template') textOf(n.children, out);
+  }
+  return out;
+}
+
+/** The first element of an HTML snippet, parsed as HTML (entities decoded, names lower-cased). */
+export function parseElement(html: string): { tag: string; attribs: Record<string, string>; text: string; hasChildElements: boolean; truncated: boolean } | undefined {
+  const doc = parseDocument(html.slice(0, MAX_HTML), { lowerCaseTags: true, lowerCaseAttributeNames: true, decodeEntities: true });
+  const el = (doc.children as unknown[]).find(isTag);
+  if (!el) return undefined;
+  const truncated = /\s\.\.\.>\s*$/.test(html) || html.length > MAX_HTML || Object.values(el.attribs).some((v) => AXE_CUT.test(v));
+  return {
+    tag: el.name,
+    attribs: el.attribs,
+    text: textOf(el.children).join('').replace(/\s+/g, ' ').trim(),
+    hasChildElements: el.children.some(isTag),
+    truncated,
+  };
+}
+
+type ElementField = Exclude<keyof ElementFacts, 'tag' | 'truncated' | 'hasChildElements'>;
+const ELEMENT_FIELDS: Readonly<Record<string, readonly ElementField[]>> = {
+  'color-contrast': ['id', 'text'],
+  'target-size': ['id', 'type', 'text'],
+  'image-alt': ['id', 'src', 'title'],
+  'input-image-alt': ['id', 'name', 'src', 'title'],
+  label: ['id', 'name', 'type', 'placeholder', 'title'],
+  'select-name': ['id', 'name', 'title'],
+  'link-name': ['id', 'href', 'title', 'text'],
+  'link-text-generic': ['id', 'href', 'title', 'text'],
+  'html-has-lang': ['lang'],
+  'html-lang-valid': ['lang'],
+};
+const FIELD_LIMIT: Partial<Record<ElementField, number>> = { src: MAX_URL, href: MAX_URL, text: MAX_TEXT };
+
+function elementFacts(engineRuleId: string, html: string, linkName?: string, linkHref?: string): ElementFacts | undefined {
+  const fields = ELEMENT_FIELDS[engineRuleId];
+  if (!fields) return undefined;
+  const el = parseElement(html);
+  if (!el) return undefined;
+  const facts: ElementFacts = { tag: el.tag };
+  for (const f of fields) {
+    const raw = f === 'text' ? (linkName ?? el.text) : f === 'href' ? (linkHref ?? el.attribs.href) : el.attribs[f];
+    const v = str(raw, FIELD_LIMIT[f] ?? MAX_ATTR);
+    if (v !== undefined) facts[f] = v;
+  }
+  if (el.hasChildElements && fields.includes('text')) facts.hasChildElements = true;
+  if (el.truncated) facts.truncated = true;
+  return facts;
+}
+
+const REVIEW_KEY_RULES = new Set(['color-contrast', 'target-size', 'link-text-generic']);
+
+/**
+ * The facts the engine measured for one failing element, for the rules whose texts use them: the
+ * check data axe reports (colours, ratio, sizes), and attributes parsed from the element's HTML.
+ * Never the DOM beyond the element's own (already shortened) snippet.
+ */
+export function engineFacts(
+  engineRuleId: string,
+  node: AxeRuleResult['nodes'][number],
+  type: IssueType,
+): EngineFacts {
+  const checks = [...(node.any ?? []), ...(node.all ?? []), ...(node.none ?? [])];
+  const out: EngineFacts = {};
+  if (engineRuleId === 'color-contrast') {
+    const d = checkData(checks, 'color-contrast');
+    const contrast = d
+      ? compact<ContrastFacts>({
+          fgColor: hex(d.fgColor),
+          bgColor: hex(d.bgColor),
+          contrastRatio: num(d.contrastRatio) || undefined, // axe says 0 when it could not measure
+          expectedContrastRatio: str(d.expectedContrastRatio, 12),
+          fontSize: str(d.fontSize, 40),
+          fontWeight: str(d.fontWeight, 20),
+        })
+      : undefined;
+    if (contrast) out.contrast = contrast;
+  } else if (engineRuleId === 'target-size') {
+    const size = checkData(checks, 'target-size');
+    const offset = checkData(checks, 'target-offset');
+    const minSize = num(size?.minSize) ?? num(offset?.minOffset) ?? 24;
+    out.target = {
+      minSize,
+      ...compact({
+        width: num(size?.width),
+        height: num(size?.height),
+        closestOffset: num(offset?.closestOffset),
+        minOffset: num(offset?.minOffset),
+      }),
+    };
+  }
+  const link = engineRuleId === 'link-text-generic' ? checkData(checks, 'a11y-audit-link-text-descriptive') : undefined;
+  const element = elementFacts(engineRuleId, node.html, typeof link?.name === 'string' ? link.name : undefined, typeof link?.href === 'string' ? link.href : undefined);
+  if (element) out.element = element;
+  if (type === 'needs_review') {
+    // The check that says why: the rule's only check, or, for rules whose checks set one when they
+    // cannot decide, the check with a message key (elsewhere a key may just mean "attribute absent").
+    const keyOf = (c: AxeCheckResult) => (c.data && typeof c.data === 'object' ? (c.data as { messageKey?: unknown }).messageKey : undefined);
+    const why =
+      checks.length === 1 ? checks[0] : REVIEW_KEY_RULES.has(engineRuleId) ? checks.find((c) => typeof keyOf(c) === 'string') : undefined;
+    const review = why ? compact<ReviewFacts>({ messageKey: str(keyOf(why), 40), reason: str(why.message, 300) }) : undefined;
+    if (review) out.review = review;
+  }
+  return out;
+}
 
 /** axe targets are arrays of selectors, one per frame; shadow DOM adds nested arrays. */
 export function selectorFromTarget(target: unknown[]): string {
@@ -83,7 +304,7 @@ export function findingsFromAxe(
         engineDescription: rule.description,
         failureSummary: node.failureSummary ?? '',
         helpUrl: rule.helpUrl ?? null,
-        data: { ...opts.data, ...(ruleId !== rule.id ? { engineRuleId: rule.id } : {}) },
+        data: { ...opts.data, ...(ruleId !== rule.id ? { engineRuleId: rule.id } : {}), ...engineFacts(rule.id, node, type) },
       });
     }
   }

@@ -32,7 +32,9 @@ function registerCustomRules(axe: any, generic: string[]): void {
           const norm = normalise(name);
           const vague = norm === '' || options.generic.indexOf(norm) !== -1 || /^(https?:\/\/|www\.)\S+$/.test(norm);
           if (!vague) return true;
-          this.data({ name: name.trim().slice(0, 120) });
+          // What the offline fix texts need: the vague text and where the link goes (full, unlike
+          // the engine's HTML snippet, which cuts long attribute values).
+          this.data({ name: name.trim().slice(0, 120), href: (node.getAttribute('href') || '').slice(0, 500) });
           // Purpose may come from the enclosing sentence, list item, cell or heading (WCAG 2.4.4 "in context").
           const ctx = node.closest(contextSelector);
           const ctxText = ctx ? (ctx.textContent || '').replace(node.textContent || '', '') : '';
