@@ -102,4 +102,6 @@ export const FAILURE_TYPES = {
   scanNotFound: 'ScanNotFound',
   browserCrashed: 'BrowserCrashed',
   enrichmentFailed: 'EnrichmentFailed',
+  /** The model API refused the request itself (bad key, unknown model, invalid request, refusal): retrying cannot help. */
+  enrichmentRejected: 'EnrichmentRejected',
 } as const;
