@@ -7,6 +7,7 @@ import { ApiError, isUnavailable, problemResponse, validationError, type ApiErro
 import { bearerAuth, jsonBody, requestContext } from './middleware.ts';
 import { docsRoutes } from './routes/docs.routes.ts';
 import { exportRoutes } from './routes/exports.routes.ts';
+import { issueGroupRoutes } from './routes/issue-groups.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { scanRoutes } from './routes/scans.routes.ts';
 import { siteContentRoutes } from './routes/site-content.routes.ts';
@@ -60,6 +61,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', scanRoutes(deps));
   app.route('/', siteRoutes(deps));
   app.route('/', siteContentRoutes(deps));
+  app.route('/', issueGroupRoutes(deps));
   app.route('/', exportRoutes(deps));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
@@ -78,7 +80,9 @@ export function createApp(deps: AppDeps) {
         'it has no value yet) rather than varying the shape by status; scan issues carry `helpUrl` and `alsoFlaggedBy`; failed ' +
         'scans carry `error: {code, message}`; crawls also carry `brokenLinks` (same-site links answering 4xx, not pages) and ' +
         '`error` (why a crawl `failed`, e.g. the root page\'s error or `no_pages`); a site\'s `baseUrl` is the origin of the ' +
-        'first URL given, with path `/`; GET /api/sites is ordered by host name.',
+        'first URL given, with path `/`; GET /api/sites is ordered by host name. Issue groups (GET /api/sites/{id}/issue-groups) are ' +
+        'paginated like the other lists and default to the latest crawl that ended with results; every site issue carries its `groupKey`. ' +
+        'Reports: a bad `format` is 400 `invalid_query`, a code added beside `validation_error` because issue 11 names it.',
     },
     security: [{ bearerAuth: [] }, {}],
   });

@@ -140,6 +140,7 @@ export function issueDto(i: IssueWithPage) {
     description: i.description,
     fixSuggestion: i.fixSuggestion,
     axeRuleId: i.ruleId,
+    groupKey: i.groupKey,
     status: i.status,
     helpUrl: i.helpUrl,
     firstSeenAt: iso(i.firstSeenAt)!,

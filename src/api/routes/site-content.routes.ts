@@ -6,7 +6,7 @@ import { ApiError } from '../errors.ts';
 import { issueDetailDto, issueDto, pageDto, pageScanDto } from '../mappers.ts';
 import { jsonContent, requireSite } from './route-helpers.ts';
 import { envelope, envelopeSchema, paginationQuery, problemResponses, uuidParam } from '../schemas/common.schema.ts';
-import { IssueDetailSchema, IssueQuery, IssueSchema, PageDetailSchema, PageSchema, PatchIssueBody } from '../schemas/site.schema.ts';
+import { IssueDetailSchema, IssueListQuery, IssueSchema, PageDetailSchema, PageSchema, PatchIssueBody } from '../schemas/site.schema.ts';
 
 const SiteParams = z.object({ id: uuidParam('id') });
 
@@ -66,7 +66,7 @@ export function siteContentRoutes(deps: AppDeps) {
       tags: ['Issues'],
       summary: 'Issues of the site; filters combine',
       description: 'Ordered by severity (critical first), then page URL, then id.',
-      request: { params: SiteParams, query: IssueQuery.extend(paginationQuery(20).shape) },
+      request: { params: SiteParams, query: IssueListQuery.extend(paginationQuery(20).shape) },
       responses: { 200: json(envelopeSchema(IssueSchema, 'IssuePage'), 'A page of issues'), ...problemResponses(400, 401, 404, 503) },
     }),
     async (c) => {

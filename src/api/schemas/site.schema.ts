@@ -102,6 +102,7 @@ export const IssueSchema = z
     description: z.string(),
     fixSuggestion: z.string(),
     axeRuleId: z.string(),
+    groupKey: z.string().nullable().openapi({ description: 'The issue group: the same rule on the same element of the same page template (see /issue-groups)' }),
     status: z.enum(ISSUE_STATUSES),
     helpUrl: z.string().nullable(),
     firstSeenAt: z.string(),
@@ -144,6 +145,24 @@ export const IssueQuery = z.object({
   wcagLevel: z.enum(WCAG_LEVELS, { message: 'wcagLevel must be A or AA' }).optional().openapi({ param: { name: 'wcagLevel', in: 'query' } }),
   status: z.enum(ISSUE_STATUSES, { message: `status must be one of ${ISSUE_STATUSES.join(', ')}` }).optional().openapi({ param: { name: 'status', in: 'query' } }),
   pageId: z.uuid({ message: 'pageId must be a UUID' }).optional().openapi({ param: { name: 'pageId', in: 'query' } }),
+  type: z
+    .enum(ISSUE_TYPES, { message: `type must be one of ${ISSUE_TYPES.join(', ')}` })
+    .optional()
+    .openapi({ param: { name: 'type', in: 'query' }, description: '`confirmed` (the rule failed) or `needs_review` (a person must decide)' }),
+  ruleId: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,99}$/, 'ruleId must be a rule id such as image-alt')
+    .optional()
+    .openapi({ param: { name: 'ruleId', in: 'query' }, description: 'The rule that found the issue (`axeRuleId` on the issue), e.g. `image-alt`' }),
+});
+
+/** The issue list's filters: the groups' own, plus the members of one group. */
+export const IssueListQuery = IssueQuery.extend({
+  groupKey: z
+    .string()
+    .regex(/^([0-9a-f]{24}|finding:[0-9a-f]{40})$/, 'groupKey must be a group key from /issue-groups')
+    .optional()
+    .openapi({ param: { name: 'groupKey', in: 'query' }, description: 'Only the members of this issue group (see /issue-groups)' }),
 });
 
 export const PatchIssueBody = z
