@@ -160,5 +160,5 @@ describe('crawls that roll over, get cancelled, or lose their worker', () => {
     const calmCrawl = await startCrawl(calm);
     expect((await waitEnded(calm, calmCrawl)).status).toBe('completed');
     expect(await issueKeys(disturbed)).toEqual(await issueKeys(calm));
-  });
+  }, 180_000); // Temporal notices a SIGKILLed worker only when its activities' heartbeat timeouts (up to 60 s) expire.
 });
