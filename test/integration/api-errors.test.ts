@@ -91,7 +91,17 @@ describe('API errors, limits and guards', () => {
     expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', temporal: 'ok' } });
     const doc = await (await env.request('/openapi.json')).json();
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/scans', '/api/scans/{id}', '/api/scans/{id}/cancel', '/healthz', '/readyz']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/scans', '/api/scans/{id}', '/api/scans/{id}/cancel', '/api/scans/{id}/export', '/api/sites/{id}/crawls/{crawlId}/export',
+        '/api/sites/{id}/issue-groups', '/healthz', '/readyz',
+      ]),
+    );
+    expect(Object.keys(doc.paths['/api/scans/{id}/export'].get.responses['200'].content)).toEqual([
+      'application/pdf',
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    ]);
+    expect(doc.paths['/api/sites/{id}/issues'].get.parameters.map((p: any) => p.name)).toEqual(expect.arrayContaining(['groupKey', 'type', 'ruleId']));
     expect(doc.paths['/api/scans'].post.responses['429']).toBeDefined();
     const docs = await env.request('/docs');
     expect(docs.status).toBe(200);
