@@ -2,9 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { groupKey, htmlShape, normaliseSelectorPath } from '../../src/activities/browser/group-key.ts';
 
 describe('issue group keys', () => {
-  it('generalises positions and numbers in selector paths', () => {
-    expect(normaliseSelectorPath('#post-1234 > ul > li:nth-child(7) > a')).toBe('#post-n > ul > li:nth-child(n) > a');
+  it('generalises what varies from page to page: positions, numbers, ids and attribute values', () => {
+    expect(normaliseSelectorPath('#post-1234 > ul > li:nth-child(7) > a')).toBe('#id > ul > li:nth-child(n) > a');
     expect(normaliseSelectorPath('.Sidebar  >  a:nth-of-type(2)')).toBe('.sidebar > a:nth-of-type(n)');
+    expect(normaliseSelectorPath('a[href="../../genindex.html"]')).toBe('a[href]');
+    expect(normaliseSelectorPath("a[title='next chapter'] > .docutils.literal > .pre")).toBe('a[title] > .docutils.literal > .pre');
+    expect(normaliseSelectorPath('#IPython\\.display\\.IFrame\\.__init__ > em:nth-child(5)')).toBe('#id > em:nth-child(n)');
+    expect(normaliseSelectorPath('#backwards-incompatible-changes > ul > li:nth-child(14) > .first')).toBe(
+      normaliseSelectorPath('#new-features > ul > li:nth-child(2) > .first'),
+    );
   });
 
   it('keeps tags, attribute names and kind attributes of the element and its children, not texts or values', () => {

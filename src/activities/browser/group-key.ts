@@ -20,12 +20,17 @@ interface TagNode {
 const isTag = (n: unknown): n is TagNode => typeof n === 'object' && n !== null && 'name' in n && 'attribs' in n;
 
 /**
- * The selector path with positions and numbers generalised: `#post-1234 > ul > li:nth-child(7) > a`
- * becomes `#post-N > ul > li:nth-child(n) > a`.
+ * The selector path with what varies from page to page generalised: positions, numbers, ids (often
+ * named after a section's heading) and attribute values (relative links change with a page's
+ * depth). Tags, classes and structure stay: they carry the styles and the template. So
+ * `#installing-ipython > ul > li:nth-child(7) > a[href="../../index.html"]` becomes
+ * `#id > ul > li:nth-child(n) > a[href]`.
  */
 export function normaliseSelectorPath(selector: string): string {
   return selector
     .replace(/\s+/g, ' ')
+    .replace(/\[([\w-]+)\s*[~|^$*]?=\s*("(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|[^\]]*)\]/g, '[$1]')
+    .replace(/#(?:\\.|[^\s>+~.:#[\]\\])+/g, '#id')
     .replace(/:(nth-child|nth-of-type|nth-last-child|nth-last-of-type)\([^)]*\)/g, ':$1(n)')
     .replace(/\d+/g, 'N')
     .trim()
