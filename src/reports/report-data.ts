@@ -30,7 +30,6 @@ import { NEEDS_REVIEW_FACTOR, SEVERITY_WEIGHTS } from '../shared/score.ts';
 import { WCAG22_A_AA, successCriterion } from '../shared/wcag.ts';
 import type {
   CriterionResult,
-  DiffRow,
   IssueGroup,
   PositiveFinding,
   Report,
@@ -223,10 +222,6 @@ function toPages(rows: readonly PageRow[]): ReportPage[] {
   }));
 }
 
-async function* mapBatches<T, U>(source: AsyncIterable<T[]>, fn: (t: T) => U): AsyncGenerator<U[]> {
-  for await (const batch of source) yield batch.map(fn);
-}
-
 function hostnameOf(url: string): string {
   try {
     return new URL(url).hostname;
@@ -323,22 +318,6 @@ export async function buildReport(db: Kysely<DB>, source: ReportSource, now = ne
   const change = previous
     ? { newIssues, fixedIssues, persisting: Math.max(0, bySeverity.total - newIssues), previousScore: previous.overallScore }
     : null;
-  const diffRows = (change: 'new' | 'fixed') => () =>
-    mapBatches(
-      streamDiffRows(db, c.siteId, c.id, change),
-      (r): DiffRow => ({
-        id: r.id,
-        pageUrl: r.pageUrl,
-        ruleId: r.ruleId,
-        wcagCriterion: r.wcagCriterion,
-        wcagLevel: r.wcagLevel,
-        severity: r.severity,
-        type: r.type,
-        selector: r.selector,
-        at: r.at ? new Date(r.at) : null,
-        change: change === 'fixed' ? 'fixed' : r.from === 'fixed' ? 'reopened' : 'new',
-      }),
-    );
   return {
     ...base,
     kind: 'crawl',
@@ -396,8 +375,8 @@ export async function buildReport(db: Kysely<DB>, source: ReportSource, now = ne
       fixedIssues,
       newByRule,
       fixedByRule,
-      newRows: diffRows('new'),
-      fixedRows: diffRows('fixed'),
+      newRows: () => streamDiffRows(db, c.siteId, c.id, 'new'),
+      fixedRows: () => streamDiffRows(db, c.siteId, c.id, 'fixed'),
     },
     trend: trendRows.map((t) => ({
       crawlId: t.crawlId,

@@ -115,7 +115,8 @@ export async function seedCrawlReport(
       join (values ${rules}) as r(idx, rule_id, sc, level, severity, type, help) on r.idx = (k - 1) % ${RULES.length}
       where ps.crawl_id = ${crawl.id}`.execute(trx);
 
-    // Every tenth issue is new in this crawl; the rest were first found by the previous crawl.
+    // Every tenth issue is new in this crawl (every twentieth of those was fixed before and came
+    // back: reopened); the rest were first found by the previous crawl.
     const history = (crawlId: string, from: string | null, to: string) =>
       sql`jsonb_build_object('from', ${from}::text, 'to', ${to}::text, 'changedBy', 'crawl', 'crawlId', ${crawlId}::text, 'note', null, 'at', ${NOW_ISO})`;
     await sql`
@@ -125,7 +126,9 @@ export async function seedCrawlReport(
       select ${site.id}, ps.page_id, f.fingerprint, f.rule_id, f.type, f.severity, f.wcag_criterion, f.wcag_level, f.element_selector,
              f.element_html, f.description, f.fix_suggestion, f.help_url, f.data,
              case when row_number() over (order by f.id) % 13 = 0 then 'dismissed' else 'open' end,
-             case when row_number() over (order by f.id) % 10 = 0 then jsonb_build_array(${history(crawl.id, null, 'open')})
+             case when row_number() over (order by f.id) % 200 = 0
+                    then jsonb_build_array(${history(previous.id, null, 'open')}, ${history(previous.id, 'open', 'fixed')}, ${history(crawl.id, 'fixed', 'open')})
+                  when row_number() over (order by f.id) % 10 = 0 then jsonb_build_array(${history(crawl.id, null, 'open')})
                   else jsonb_build_array(${history(previous.id, null, 'open')}) end,
              f.id, ${previous.id}, ${crawl.id}, now() - interval '8 days', now()
       from findings f join page_scans ps on ps.id = f.page_scan_id

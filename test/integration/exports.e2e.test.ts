@@ -247,6 +247,11 @@ describe('report exports (PDF and Excel) through the API', () => {
       expect(wb.getWorksheet('Issues')!.actualRowCount - 1).toBe(seeded.issues);
       expect(wb.getWorksheet('New')!.actualRowCount - 1).toBe(seeded.newIssues);
       expect(wb.getWorksheet('Fixed')!.actualRowCount - 1).toBe(seeded.fixedIssues);
+      const changes = (sheet: string) => (wb.getWorksheet(sheet)!.getSheetValues() as unknown[][]).flat().filter((v) => v === 'new' || v === 'reopened' || v === 'fixed');
+      const newChanges = changes('New');
+      expect(newChanges.filter((v) => v === 'reopened').length).toBe(Math.floor(seeded.issues / 200));
+      expect(newChanges.filter((v) => v === 'new').length).toBe(seeded.newIssues - Math.floor(seeded.issues / 200));
+      expect(changes('Fixed').every((v) => v === 'fixed')).toBe(true);
       const texts = allCells(wb).map((c) => cellText(c.cell));
       expect(texts).toContain("'@SUM(1+1)");
       expect(texts).toContain('target-size-mobile');

@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import type { IssueType, Severity, WcagLevel } from '../../shared/contracts.ts';
 import type { Database } from '../database.ts';
 import type { IssueStatus } from './records.ts';
+import { severityOfRank, severityRank } from './severity.ts';
 
 export interface IssueGroupFilters {
   severity?: Severity;
@@ -30,8 +31,6 @@ export interface IssueGroupRecord {
   description: string;
   fixSuggestion: string;
 }
-
-const SEVERITY_BY_RANK: readonly Severity[] = ['critical', 'serious', 'moderate', 'minor'];
 
 /** The group key of a finding: its own, or `finding:<fingerprint>` for findings stored before groups existed. */
 export const LEGACY_GROUP_PREFIX = 'finding:';
@@ -82,7 +81,7 @@ export async function listIssueGroups(
     with m as (
       select coalesce(fi.group_key, ${LEGACY_GROUP_PREFIX} || fi.fingerprint) as group_key, fi.id, fi.rule_id, fi.wcag_criterion,
              fi.wcag_level, fi.type, ps.page_id, ps.url as page_url,
-             case fi.severity when 'critical' then 0 when 'serious' then 1 when 'moderate' then 2 else 3 end as sev
+             ${severityRank('fi.severity')} as sev
       from findings fi
       join page_scans ps on ps.id = fi.page_scan_id
       left join issues i on i.site_id = ${siteId} and i.fingerprint = fi.fingerprint
@@ -121,7 +120,7 @@ export async function listIssueGroups(
         ruleId: r.rule_id,
         wcagCriterion: r.wcag_criterion,
         wcagLevel: r.wcag_level,
-        severity: SEVERITY_BY_RANK[r.sev] ?? 'minor',
+        severity: severityOfRank(r.sev),
         type: r.confirmed ? 'confirmed' : 'needs_review',
         pages: r.pages,
         elements: r.elements,

@@ -3,6 +3,7 @@ import type { DB, Issue } from '../schema.ts';
 import { isCrawlEnded } from './crawl.repository.ts';
 import { LEGACY_GROUP_PREFIX, type IssueGroupFilters } from './issue-group.repository.ts';
 import { crawlFromRow, issueFromRow, mapRow, type CrawlRecord, type ErrorInfo, type IssueRecord } from './records.ts';
+import { severityRank } from './severity.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -109,7 +110,6 @@ export interface IssueFilters extends IssueGroupFilters {
   groupKey?: string;
 }
 
-const severityRank = sql<number>`case i.severity when 'critical' then 0 when 'serious' then 1 when 'moderate' then 2 else 3 end`;
 
 /** An issue with the URL of its page. */
 export type IssueWithPage = IssueRecord & { pageUrl: string };
@@ -141,7 +141,7 @@ export async function listIssues(db: Db, siteId: string, f: IssueFilters, page: 
     issueQuery(db, siteId, f)
       .selectAll('i')
       .select('p.url as page_url')
-      .orderBy(severityRank)
+      .orderBy(severityRank('i.severity'))
       .orderBy('p.url')
       .orderBy('i.id')
       .limit(page.limit)
@@ -158,7 +158,7 @@ export async function findIssue(db: Db, siteId: string, issueId: string): Promis
 }
 
 export async function issuesOfPage(db: Db, siteId: string, pageId: string): Promise<IssueWithPage[]> {
-  const rows = await issueQuery(db, siteId, { pageId }).selectAll('i').select('p.url as page_url').orderBy(severityRank).orderBy('i.id').execute();
+  const rows = await issueQuery(db, siteId, { pageId }).selectAll('i').select('p.url as page_url').orderBy(severityRank('i.severity')).orderBy('i.id').execute();
   return (rows as IssueRowWithPage[]).map(issueWithPageFromRow);
 }
 

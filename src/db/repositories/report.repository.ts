@@ -8,8 +8,9 @@
  */
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { IssueType, Severity, WcagLevel } from '../../shared/contracts.ts';
-import type { IssueRow } from '../../reports/report-model.ts';
+import type { DiffByRule, DiffRow, IssueRow } from '../../reports/report-model.ts';
 import type { DB } from '../schema.ts';
+import { severityOfRank, severityRank } from './severity.ts';
 
 export type ReportScope = { kind: 'scan'; scanId: string } | { kind: 'crawl'; crawlId: string; siteId: string };
 
@@ -22,8 +23,7 @@ function inScope(scope: ReportScope): RawBuilder<SqlBool> {
     : sql<SqlBool>`ps.kind = 'crawl' and ps.crawl_id = ${scope.crawlId} and ps.status in ${SUCCEEDED}`;
 }
 
-const SEVERITY_RANK = sql<number>`case f.severity when 'critical' then 0 when 'serious' then 1 when 'moderate' then 2 else 3 end`;
-const SEVERITY_BY_RANK: readonly Severity[] = ['critical', 'serious', 'moderate', 'minor'];
+const SEVERITY_RANK = severityRank('f.severity');
 
 // ---- the crawl before ------------------------------------------------------------------------
 
@@ -118,7 +118,7 @@ export async function issueGroups(db: Kysely<DB>, scope: ReportScope, htmlChars 
       ruleId: r.rule_id,
       wcagCriterion: r.wcag_criterion,
       wcagLevel: r.wcag_level,
-      severity: SEVERITY_BY_RANK[r.sev] ?? 'minor',
+      severity: severityOfRank(r.sev),
       type: r.confirmed ? 'confirmed' : 'needs_review',
       elements: r.elements,
       pages: r.pages,
@@ -289,19 +289,6 @@ export function streamIssueRows(db: Kysely<DB>, scope: ReportScope, batchSize = 
 
 export type DiffChange = 'new' | 'fixed';
 
-export interface DiffRowRecord {
-  id: string;
-  pageUrl: string;
-  ruleId: string;
-  wcagCriterion: string;
-  wcagLevel: WcagLevel;
-  severity: Severity;
-  type: IssueType;
-  selector: string;
-  from: string | null;
-  at: string | null;
-}
-
 /**
  * The status-history entry a crawl wrote when it found an issue new or reopened (`to: open`) or
  * fixed (`to: fixed`): exactly what the crawl's `newIssues` and `fixedIssues` count.
@@ -310,7 +297,7 @@ function changeEntry(crawlId: string, change: DiffChange) {
   return JSON.stringify([{ crawlId, changedBy: 'crawl', to: change === 'new' ? 'open' : 'fixed' }]);
 }
 
-export function streamDiffRows(db: Kysely<DB>, siteId: string, crawlId: string, change: DiffChange, batchSize = 1000): AsyncGenerator<DiffRowRecord[]> {
+export function streamDiffRows(db: Kysely<DB>, siteId: string, crawlId: string, change: DiffChange, batchSize = 1000): AsyncGenerator<DiffRow[]> {
   const entry = changeEntry(crawlId, change);
   const rows = db
     .selectFrom('issues as i')
@@ -324,31 +311,28 @@ export function streamDiffRows(db: Kysely<DB>, siteId: string, crawlId: string, 
       'i.severity',
       'i.type',
       'i.element_selector as selector',
-      sql<string | null>`(select e->>'from' from jsonb_array_elements(i.status_history) e where e @> (${entry}::jsonb -> 0) limit 1)`.as('from'),
-      sql<string | null>`(select e->>'at' from jsonb_array_elements(i.status_history) e where e @> (${entry}::jsonb -> 0) limit 1)`.as('at'),
+      // A crawl that found a fixed issue again reopened it (`from: fixed`): new to this crawl all the same.
+      (change === 'fixed'
+        ? sql<DiffRow['change']>`'fixed'`
+        : sql<DiffRow['change']>`(select case e->>'from' when 'fixed' then 'reopened' else 'new' end
+                                  from jsonb_array_elements(i.status_history) e where e @> (${entry}::jsonb -> 0) limit 1)`
+      ).as('change'),
+      sql<Date | null>`(select (e->>'at')::timestamptz from jsonb_array_elements(i.status_history) e where e @> (${entry}::jsonb -> 0) limit 1)`.as('at'),
     ])
     .where('i.site_id', '=', siteId)
     .where(sql<SqlBool>`i.status_history @> ${entry}::jsonb`)
-    .orderBy(sql`case i.severity when 'critical' then 0 when 'serious' then 1 when 'moderate' then 2 else 3 end`)
+    .orderBy(severityRank('i.severity'))
     .orderBy('p.url')
     .orderBy('i.id')
     .stream(batchSize);
-  return batches(rows as unknown as AsyncIterable<DiffRowRecord>, batchSize);
-}
-
-export interface DiffByRuleRow {
-  ruleId: string;
-  title: string;
-  wcagCriterion: string;
-  severity: Severity;
-  count: number;
+  return batches(rows as AsyncIterable<DiffRow>, batchSize);
 }
 
 /** New or fixed issues of a crawl counted per rule, most first. */
-export async function diffByRule(db: Kysely<DB>, siteId: string, crawlId: string, change: DiffChange): Promise<DiffByRuleRow[]> {
+export async function diffByRule(db: Kysely<DB>, siteId: string, crawlId: string, change: DiffChange): Promise<DiffByRule[]> {
   const res = await sql<{ rule_id: string; title: string | null; wcag_criterion: string; sev: number; n: number }>`
     select i.rule_id, min(f.engine_help) as title, i.wcag_criterion,
-           min(case i.severity when 'critical' then 0 when 'serious' then 1 when 'moderate' then 2 else 3 end) as sev,
+           min(${severityRank('i.severity')}) as sev,
            count(*)::int as n
     from issues i left join findings f on f.id = i.last_finding_id
     where i.site_id = ${siteId} and i.status_history @> ${changeEntry(crawlId, change)}::jsonb
@@ -358,7 +342,7 @@ export async function diffByRule(db: Kysely<DB>, siteId: string, crawlId: string
     ruleId: r.rule_id,
     title: r.title ?? r.rule_id,
     wcagCriterion: r.wcag_criterion,
-    severity: SEVERITY_BY_RANK[r.sev] ?? 'minor',
+    severity: severityOfRank(r.sev),
     count: r.n,
   }));
 }

@@ -4,6 +4,7 @@ import type { PageError, ScanStage, ScanStatus } from '../../shared/contracts.ts
 import { ENDED_SCAN_STATUSES, stageProgress } from '../../shared/contracts.ts';
 import type { DB, NewFinding } from '../schema.ts';
 import { findingFromRow, mapRow, scanFromRow, type FindingRecord, type NewFindingRecord, type ScanRecord } from './records.ts';
+import { severityRank } from './severity.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -204,14 +205,13 @@ export async function saveSummary(db: Db, id: string, summary: ScanSummary): Pro
   await db.updateTable('page_scans').set({ summary: JSON.stringify(summary) }).where('id', '=', id).execute();
 }
 
-const severityRank = sql<number>`case severity when 'critical' then 0 when 'serious' then 1 when 'moderate' then 2 else 3 end`;
 
 export async function listFindings(db: Db, scanId: string): Promise<FindingRecord[]> {
   const rows = await db
     .selectFrom('findings')
     .selectAll()
     .where('page_scan_id', '=', scanId)
-    .orderBy(severityRank)
+    .orderBy(severityRank('severity'))
     .orderBy('wcag_criterion')
     .orderBy('id')
     .execute();
