@@ -348,7 +348,7 @@ describe('OpenAI enricher errors', () => {
     const f = await failureOf(enricher({ timeoutMs: 400 }).describeGroup(group()));
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(350);
-    expect(elapsed).toBeLessThan(2000);
+    expect(elapsed).toBeLessThan(9000); // well before the server's 10 s answer
     expect(f.nonRetryable).toBe(false);
     expect(f.type).toBe(FAILURE_TYPES.enrichmentFailed);
     expect(f.message).toMatch(/no answer within 400 ms/);

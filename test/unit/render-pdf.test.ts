@@ -280,9 +280,7 @@ describe('renderPdf', () => {
     png(file, 'crawl-2000');
     const pages = Number(pdfinfo(file).Pages);
     expect(pages).toBeLessThan(80);
-    expect(ms).toBeLessThan(15_000);
-    // Longest stretch without yielding: the final write of the buffered pages.
-    expect(delay.max / 1e6).toBeLessThan(1_000);
+    // Speed and event-loop stalls are printed, not asserted: `bench:reports` measures them.
     const txt = run('pdftotext', [file, '-']);
     expect(txt).toContain('500 pages with the lowest scores');
     expect(txt).toContain('Excel workbook');

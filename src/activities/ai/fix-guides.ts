@@ -1,3 +1,5 @@
+import { ENGINE_GUIDES } from '../browser/engines/index.ts';
+
 /** Why a rule matters to people and how to fix it, for the rules seen most on real sites. */
 export interface FixGuide {
   who: string;
@@ -5,6 +7,8 @@ export interface FixGuide {
 }
 
 export const FIX_GUIDES: Readonly<Record<string, FixGuide>> = {
+  // The service's own rules, each next to its check.
+  ...ENGINE_GUIDES,
   'image-alt': {
     who: 'Screen reader users hear nothing, or only the file name, for an image without a text alternative; so does anyone whose images are turned off or fail to load.',
     fix: 'Add an alt attribute that says what the image conveys (alt="Sales grew 20% in 2025"); use alt="" for purely decorative images.',

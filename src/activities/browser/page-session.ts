@@ -1,0 +1,134 @@
+import type { Browser, Page, Response } from 'playwright';
+import type { PageError } from '../../shared/contracts.ts';
+import { DESKTOP_VIEWPORT } from '../../shared/audit-setup.ts';
+import type { TargetPolicy } from '../../security/target-policy.ts';
+import { classifyNavigationError } from './classify-navigation-error.ts';
+import { PROXY_ERROR_HEADER, startEgressProxy, type BlockedRequest, type EgressProxy } from './egress-proxy.ts';
+
+export interface OpenPageOptions {
+  browser: Browser;
+  policy: TargetPolicy;
+  pageLoadTimeoutMs: number;
+  /** Aborting closes the browser context, which ends whatever the page is doing. */
+  signal?: AbortSignal;
+  /** Called once the context exists and navigation starts. */
+  onLoading?: () => Promise<void> | void;
+}
+
+export type OpenPageResult =
+  | { kind: 'loaded'; page: Page; finalUrl: string; httpStatus: number | null; pageTitle: string | null; blocked: BlockedRequest[] }
+  | { kind: 'page-error'; error: PageError; finalUrl: string | null; httpStatus: number | null };
+
+const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
+
+/**
+ * A browser context with one page, its egress proxy and its cancellation hook. `close()` is
+ * always called by whoever opened it.
+ */
+export interface PageContext {
+  load(url: string): Promise<OpenPageResult>;
+  close(): Promise<void>;
+}
+
+export async function openPageContext(opts: OpenPageOptions): Promise<PageContext> {
+  // Unless private targets are allowed, every connection of the page goes through a vetting proxy.
+  const proxy: EgressProxy | undefined = opts.policy.allowPrivate ? undefined : await startEgressProxy(opts.policy);
+  const context = await opts.browser
+    .newContext({
+      viewport: DESKTOP_VIEWPORT,
+      serviceWorkers: 'block',
+      acceptDownloads: false,
+      ...(proxy ? { proxy: { server: proxy.server } } : {}),
+    })
+    .catch(async (err) => {
+      await proxy?.close();
+      throw err;
+    });
+  const onAbort = () => void context.close().catch(() => {});
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  return {
+    async load(url: string): Promise<OpenPageResult> {
+      const blocked: BlockedRequest[] = proxy?.blocked ?? [];
+      await context.addInitScript(trackChanges);
+      const page = await context.newPage();
+      page.setDefaultTimeout(opts.pageLoadTimeoutMs);
+      // A page's dialogs (alert on load, confirm on unload) would block every later step.
+      page.on('dialog', (d) => void d.dismiss().catch(() => {}));
+      await opts.onLoading?.();
+      let response: Response | null;
+      try {
+        response = await page.goto(url, { waitUntil: 'load', timeout: opts.pageLoadTimeoutMs });
+      } catch (err) {
+        opts.signal?.throwIfAborted();
+        // A tunnel the proxy refused or could not open: its own record says why.
+        const viaProxy = proxy?.failures.at(-1);
+        if (viaProxy && /ERR_TUNNEL_CONNECTION_FAILED|ERR_PROXY|ERR_EMPTY_RESPONSE|ERR_HTTP_RESPONSE_CODE_FAILURE/.test(String(err))) {
+          return pageError(viaProxy.code, viaProxy.message, null, null);
+        }
+        return { kind: 'page-error', error: classifyNavigationError(err), finalUrl: null, httpStatus: null };
+      }
+      const finalUrl = page.url();
+      const httpStatus = response?.status() ?? null;
+      const proxyCode = await response?.headerValue(PROXY_ERROR_HEADER);
+      if (proxyCode) {
+        const f = proxy?.failures.at(-1);
+        return pageError(f?.code ?? 'connection_failed', f?.message ?? `the scanner could not fetch ${finalUrl}`, finalUrl, null);
+      }
+      if (httpStatus !== null && httpStatus >= 400) {
+        return pageError('http_error', `HTTP ${httpStatus} ${response?.statusText() ?? ''}`.trim(), finalUrl, httpStatus);
+      }
+      const contentType = (await response?.headerValue('content-type')) ?? 'text/html';
+      if (!HTML_TYPES.test(contentType)) {
+        return pageError('not_html', `content type ${contentType.split(';')[0]} is not HTML`, finalUrl, httpStatus);
+      }
+      await settle(page, Math.min(5000, opts.pageLoadTimeoutMs));
+      const pageTitle = (await page.title().catch(() => '')).trim() || null;
+      return { kind: 'loaded', page, finalUrl, httpStatus, pageTitle, blocked };
+    },
+    async close() {
+      opts.signal?.removeEventListener('abort', onAbort);
+      await context.close().catch(() => {});
+      await proxy?.close();
+    },
+  };
+}
+
+function pageError(code: PageError['code'], message: string, finalUrl: string | null, httpStatus: number | null): OpenPageResult {
+  return { kind: 'page-error', error: { code, message }, finalUrl, httpStatus };
+}
+
+/** Runs at document start in every page: remembers when the DOM or the resource list last changed. */
+function trackChanges(): void {
+  const w = window as unknown as { __a11yLastChange: number };
+  w.__a11yLastChange = performance.now();
+  const touch = () => (w.__a11yLastChange = performance.now());
+  new MutationObserver(touch).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  try {
+    new PerformanceObserver(touch).observe({ type: 'resource', buffered: false });
+  } catch {
+    // no resource timing: DOM changes alone decide
+  }
+}
+
+/**
+ * Waits after `load` until the page has been quiet (no DOM change, no new resource) for 250 ms,
+ * within a cap, so content that scripts build after load is there when the checks run.
+ */
+async function settle(page: Page, capMs: number): Promise<void> {
+  await page
+    .evaluate(
+      ({ quietMs, capMs }) =>
+        new Promise<void>((resolve) => {
+          const w = window as unknown as { __a11yLastChange?: number };
+          const started = performance.now();
+          const check = () => {
+            const now = performance.now();
+            if (now - (w.__a11yLastChange ?? 0) >= quietMs || now - started >= capMs) resolve();
+            else setTimeout(check, 40);
+          };
+          check();
+        }),
+      { quietMs: 250, capMs },
+    )
+    .catch(() => {});
+}

@@ -1,0 +1,536 @@
+import type { ElementRef, HeadingCandidate, ImageFact, ListCandidate, SensoryBlock, StructureFacts, TableFact, TextStyle } from './facts.ts';
+
+/** Upper bounds on the work done in one page. */
+export interface CollectCaps {
+  tables: number;
+  cellsPerTable: number;
+  headingElements: number;
+  headingCandidates: number;
+  brParents: number;
+  siblingParents: number;
+  images: number;
+  textNodes: number;
+  sensoryBlocks: number;
+}
+
+export const DEFAULT_CAPS: CollectCaps = {
+  tables: 60,
+  cellsPerTable: 1500,
+  headingElements: 4000,
+  headingCandidates: 60,
+  brParents: 300,
+  siblingParents: 300,
+  images: 400,
+  textNodes: 6000,
+  sensoryBlocks: 40,
+};
+
+export interface CollectInput {
+  caps: CollectCaps;
+  /** Pattern sources from the pure deciders, so that page and Node agree. */
+  numericSource: string;
+  listMarkerSource: string;
+  fileNameHintSource: string;
+  sensoryHintSource: string;
+  /** Full patterns (flags `iu`) a block's text must match to be reported. */
+  sensoryPatternSources: readonly string[];
+  maxHeadingChars: number;
+  maxHeadingWords: number;
+}
+
+/**
+ * Runs in the page (through `page.evaluate`): measures tables, heading-like text, list-like
+ * lines, images and text that refers to position or shape, and identifies each candidate the way
+ * axe does. Needs `window.__a11yAudit` (see `ensureInPage`). Self-contained: no imports reach
+ * the page, only this function's source.
+ */
+export function collectStructureFacts(input: CollectInput): StructureFacts {
+  type Helpers = {
+    withTree<T>(fn: () => T): T;
+    describe(el: Element): { selector: string; html: string };
+    name(el: Element): string;
+    rendered(el: Element): boolean;
+  };
+  const A = (window as unknown as { __a11yAudit: Helpers }).__a11yAudit;
+  const caps = input.caps;
+  const numeric = new RegExp(input.numericSource);
+  const marker = new RegExp(input.listMarkerSource);
+  const fileHint = new RegExp(input.fileNameHintSource, 'i');
+  const sensoryHint = new RegExp(input.sensoryHintSource, 'i');
+  const sensoryPatterns = input.sensoryPatternSources.map((src) => new RegExp(src, 'iu'));
+  const examined: Record<string, number> = {};
+  let lap = performance.now();
+  /** Milliseconds spent per part, kept with the counts. */
+  const split = (part: string) => {
+    const now = performance.now();
+    examined[`ms.${part}`] = Math.round(now - lap);
+    lap = now;
+  };
+  const bump = (k: string, n = 1) => {
+    examined[k] = (examined[k] ?? 0) + n;
+  };
+  const norm = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
+  const styleCache = new Map<Element, CSSStyleDeclaration>();
+  const cs = (el: Element) => {
+    let s = styleCache.get(el);
+    if (!s) {
+      s = getComputedStyle(el);
+      styleCache.set(el, s);
+    }
+    return s;
+  };
+  const hidden = (el: Element) => !A.rendered(el) || el.closest('[aria-hidden="true"]') !== null;
+  // Identifying elements needs axe's flattened tree, which is costly to build on large pages:
+  // candidates get a placeholder now, filled in one pass at the end, and only if there are any.
+  const pending: Array<{ el: Element; ref: ElementRef }> = [];
+  const describe = (el: Element): ElementRef => {
+    const ref: ElementRef = { selector: '', html: '' };
+    pending.push({ el, ref });
+    return ref;
+  };
+  /** Checks that need accessible names, run in the same pass. */
+  const nameChecks: Array<() => void> = [];
+  /** Style of the element that holds the first non-blank text inside `el`. */
+  const textStyle = (el: Element): TextStyle => {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    let holder: Element = el;
+    for (let n = walker.nextNode(), i = 0; n && i < 50; n = walker.nextNode(), i++) {
+      if (n.nodeValue && n.nodeValue.trim() !== '' && n.parentElement) {
+        holder = n.parentElement;
+        break;
+      }
+    }
+    const s = cs(holder);
+    return { size: parseFloat(s.fontSize) || 0, weight: Number(s.fontWeight) || (s.fontWeight === 'bold' ? 700 : 400) };
+  };
+  const BLOCK_DISPLAY = /^(block|flex|grid|flow-root|list-item|table|table-cell|inline-block)$/;
+  const isBlock = (el: Element) => BLOCK_DISPLAY.test(cs(el).display);
+
+  {
+    // ---- page context ------------------------------------------------------------------------
+    const headingEls = Array.from(document.querySelectorAll('h1,h2,h3,h4,h5,h6,[role="heading"]')).slice(0, 300);
+    const headingTexts: string[] = [];
+    for (const h of headingEls) {
+      if (headingTexts.length >= 100) break;
+      try {
+        if (!hidden(h)) headingTexts.push(norm(h.textContent).slice(0, 120));
+      } catch {
+        /* detached or odd element */
+      }
+    }
+    const buttonNames: string[] = [];
+    const buttons: Element[] = [];
+    for (const b of Array.from(document.querySelectorAll('button,[role="button"],input[type="button"],input[type="submit"],input[type="reset"]')).slice(0, 200)) {
+      if (buttons.length >= 50) break;
+      try {
+        if (!hidden(b)) buttons.push(b);
+      } catch {
+        /* ignore */
+      }
+    }
+    let navCount = 0;
+    for (const n of Array.from(document.querySelectorAll('nav,[role="navigation"]')).slice(0, 50)) {
+      try {
+        if (!hidden(n)) navCount++;
+      } catch {
+        /* ignore */
+      }
+    }
+    const sizes: number[] = [];
+    for (const p of Array.from(document.querySelectorAll('p')).slice(0, 200)) {
+      try {
+        if (norm(p.textContent).length >= 40 && A.rendered(p)) sizes.push(textStyle(p).size);
+      } catch {
+        /* ignore */
+      }
+    }
+    sizes.sort((a, b) => a - b);
+    const bodyFontSize = sizes.length ? sizes[Math.floor(sizes.length / 2)]! : 0;
+
+    split('context');
+    // ---- tables ------------------------------------------------------------------------------
+    const tables: TableFact[] = [];
+    const allTables = Array.from(document.querySelectorAll('table'));
+    bump('tables', Math.min(allTables.length, caps.tables));
+    const thIsHeader = (c: Element) => {
+      const r = (c.getAttribute('role') ?? '').trim().toLowerCase();
+      return c.tagName === 'TH' && (r === '' || r === 'columnheader' || r === 'rowheader');
+    };
+    const bold = (c: Element) => textStyle(c).weight >= 600;
+    const bgOf = (cell: Element, row: Element) => {
+      for (const el of [cell, row, row.parentElement]) {
+        if (!el) continue;
+        const bg = cs(el).backgroundColor;
+        if (bg && bg !== 'transparent' && !/rgba\(.*,\s*0\)$/.test(bg)) return bg;
+      }
+      return 'none';
+    };
+    for (const t of allTables.slice(0, caps.tables)) {
+      try {
+        if (hidden(t)) continue;
+        const role = (t.getAttribute('role') ?? '').trim().toLowerCase().split(/\s+/)[0] || null;
+        const rows = Array.from(t.rows).filter((r) => A.rendered(r));
+        let budget = caps.cellsPerTable;
+        const grid: HTMLTableCellElement[][] = [];
+        for (const r of rows) {
+          if (budget <= 0) break;
+          const cells = Array.from(r.cells).filter((c) => A.rendered(c));
+          budget -= cells.length;
+          if (cells.length) grid.push(cells);
+        }
+        const cells = grid.flat();
+        const text = new Map<Element, string>();
+        for (const c of cells) text.set(c, norm(c.textContent));
+        const th = cells.filter(thIsHeader);
+        const td = cells.filter((c) => c.tagName === 'TD');
+        const inThead = (c: Element) => c.parentElement?.parentElement?.tagName === 'THEAD';
+        const theadRows = grid.filter((r) => r[0] && inThead(r[0])).length;
+        const theadCells = grid.filter((r) => r[0] && inThead(r[0])).flat();
+        const bodyRows = grid.filter((r) => r[0] && !inThead(r[0]));
+        const first = grid[0] ?? [];
+        const rest = grid.slice(1);
+        const restCells = rest.flat().filter((c) => text.get(c) !== '');
+        const firstRowLabels = first.length >= 2 && first.every((c) => {
+          const s = text.get(c) ?? '';
+          return s !== '' && s.length <= 40 && !numeric.test(s);
+        });
+        const numericShare = restCells.length ? restCells.filter((c) => numeric.test(text.get(c) ?? '')).length / restCells.length : 0;
+        let firstRowStyled = false;
+        let firstColStyled = false;
+        if (grid.length >= 3 && first.length >= 2) {
+          const firstBold = first.every((c) => text.get(c) === '' || bold(c));
+          const restBoldShare = restCells.length ? restCells.filter(bold).length / restCells.length : 1;
+          const firstBg = first.map((c) => bgOf(c, c.parentElement!));
+          const sameBg = firstBg.every((b) => b === firstBg[0]) && firstBg[0] !== 'none';
+          const otherBgs = new Set(rest.map((r) => bgOf(r[0]!, r[0]!.parentElement!)));
+          firstRowStyled = (firstBold && restBoldShare < 0.2) || (sameBg && rest.length >= 2 && !otherBgs.has(firstBg[0]!));
+          const col0 = rest.map((r) => r[0]!).filter((c) => text.get(c) !== '');
+          const others = rest.flatMap((r) => r.slice(1)).filter((c) => text.get(c) !== '');
+          firstColStyled = col0.length >= 2 && others.length >= 2 && col0.every(bold) && others.filter(bold).length / others.length < 0.2 && !firstBold;
+        }
+        const layout: string[] = [];
+        const own = (el: Element) => el.parentElement?.closest('table') === t;
+        const landmarkSel = 'h1,h2,h3,h4,h5,h6,[role="heading"],nav,main,header,footer,aside,form,fieldset,[role="navigation"],[role="main"],[role="banner"],[role="contentinfo"],[role="complementary"],[role="search"],[role="form"]';
+        for (const el of Array.from(t.querySelectorAll(landmarkSel)).slice(0, 50)) {
+          if (!own(el) || hidden(el)) continue;
+          const tag = el.tagName.toLowerCase();
+          const label = /^h\d$/.test(tag) || el.getAttribute('role') === 'heading' ? 'headings' : tag === 'form' || tag === 'fieldset' || el.getAttribute('role') === 'form' || el.getAttribute('role') === 'search' ? 'forms' : 'landmarks';
+          if (!layout.includes(label)) layout.push(label);
+        }
+        for (const inner of Array.from(t.querySelectorAll('table')).slice(0, 20)) {
+          if (!own(inner) || hidden(inner)) continue;
+          const innerRole = (inner.getAttribute('role') ?? '').trim().toLowerCase();
+          const innerHasTh = inner.querySelector('th,caption') !== null;
+          if (!innerHasTh || innerRole === 'presentation' || innerRole === 'none') {
+            if (!layout.includes('layout tables')) layout.push('layout tables');
+          }
+        }
+        const blockSel = 'ul,ol,dl,p,div,blockquote,img';
+        const singleRowBlocks =
+          grid.length === 1 && first.length >= 2 && first.filter((c) => Array.from(c.querySelectorAll(blockSel)).some((b) => !hidden(b) && (b.tagName === 'IMG' || norm(b.textContent) !== ''))).length >= 2 && first.some((c) => c.querySelector('ul,ol,dl,p') !== null);
+        const outerCell = t.parentElement?.closest('td,th') ?? null;
+        const outerTable = outerCell?.closest('table') ?? null;
+        const nestedIn = outerCell && outerTable ? (outerCell.tagName === 'TH' ? 'th' : 'td') : null;
+        const outerHasTh = outerTable ? Array.from(outerTable.querySelectorAll('th')).some((x) => x.closest('table') === outerTable) : false;
+        const emptyThEls = th.filter((c) => text.get(c) === '' && !c.querySelector('img,svg,[aria-label],[aria-labelledby]'));
+        const emptyTh: ElementRef[] = [];
+        for (const c of emptyThEls.slice(0, 3)) {
+          const ref = describe(c);
+          emptyTh.push(ref);
+          nameChecks.push(() => {
+            if (norm(A.name(c)) !== '') emptyTh.splice(emptyTh.indexOf(ref), 1);
+          });
+        }
+        const scope = cells.some((c) => c.hasAttribute('scope'));
+        const headersAttr = cells.some((c) => c.hasAttribute('headers'));
+        const headerRoles = cells.some((c) => /^(columnheader|rowheader)$/.test((c.getAttribute('role') ?? '').trim().toLowerCase()));
+        const noHeaderMarkup = th.length === 0 && !scope && !headersAttr && !headerRoles;
+        const claimsData = th.length > 0 || scope || headersAttr || (t.caption !== null && norm(t.caption.textContent) !== '') || norm(t.getAttribute('summary')) !== '';
+        const interesting = (noHeaderMarkup && grid.length >= 2 && first.length >= 2) || layout.length > 0 || (singleRowBlocks && claimsData) || (nestedIn !== null && outerHasTh) || emptyTh.length > 0;
+        if (!interesting) continue;
+        tables.push({
+          ref: describe(t),
+          role,
+          rows: grid.length,
+          cols: Math.max(0, ...grid.map((r) => r.length)),
+          th: th.length,
+          td: td.length,
+          caption: t.caption !== null && norm(t.caption.textContent) !== '',
+          summary: norm(t.getAttribute('summary')) !== '',
+          scope,
+          headersAttr,
+          headerRoles,
+          theadRows,
+          theadTextTd: theadCells.filter((c) => c.tagName === 'TD' && text.get(c) !== '').length,
+          theadTh: theadCells.filter(thIsHeader).length,
+          bodyRowsWithText: bodyRows.filter((r) => r.some((c) => text.get(c) !== '')).length,
+          firstRowStyled,
+          firstColStyled,
+          firstRowLabels,
+          numericShare,
+          longCells: cells.filter((c) => (text.get(c) ?? '').length > 150).length,
+          layout,
+          singleRowBlocks,
+          nestedIn,
+          outerHasTh,
+          emptyTh,
+        });
+      } catch {
+        /* a table that breaks a measurement is skipped */
+      }
+    }
+
+    split('tables');
+    // ---- visual headings ---------------------------------------------------------------------
+    const headings: HeadingCandidate[] = [];
+    const EXCLUDE =
+      'h1,h2,h3,h4,h5,h6,[role="heading"],a,button,label,legend,caption,th,td,summary,li,dt,dd,nav,header,footer,figcaption,pre,code,select,option,textarea,table,[role="button"],[role="link"],[role="tab"],[role="menuitem"],[role="navigation"],[role="banner"],[role="contentinfo"],[role="menu"],[role="menubar"],[role="tablist"],[role="listbox"],[role="dialog"],[role="alert"],[role="status"],[role="tooltip"],[aria-hidden="true"],blockquote,address';
+    const LEAF_BLOCKERS = 'p,div,ul,ol,dl,table,h1,h2,h3,h4,h5,h6,section,article,br,img,svg,input,select,button,textarea,iframe,video,audio,canvas,hr';
+    const seen = new Set<Element>();
+    const headingPool = Array.from(document.body?.querySelectorAll('p,div,span,strong,b,font,big,em,i,u,center') ?? []).slice(0, caps.headingElements);
+    bump('headingElements', headingPool.length);
+    const maxChars = input.maxHeadingChars;
+    for (const el of headingPool) {
+      if (headings.length >= caps.headingCandidates) break;
+      try {
+        const raw = el.textContent ?? '';
+        if (raw.length > maxChars * 3) continue;
+        const text = norm(raw);
+        if (text.length < 2 || text.length > maxChars || text.split(' ').length > input.maxHeadingWords) continue;
+        if (/[.,;]$/.test(text) && !/(\.\.\.|…)$/.test(text)) continue;
+        if (el.closest(EXCLUDE)) continue;
+        let unit: Element | null = el;
+        if (!isBlock(el)) {
+          unit = null;
+          let p = el.parentElement;
+          for (let i = 0; p && i < 4 && p !== document.body; i++, p = p.parentElement) {
+            if (norm(p.textContent) !== text) break;
+            if (isBlock(p)) {
+              unit = p;
+              break;
+            }
+          }
+        }
+        if (!unit || unit === document.body || seen.has(unit)) continue;
+        seen.add(unit);
+        if (unit.closest(EXCLUDE)) continue;
+        const explicitRole = (unit.getAttribute('role') ?? '').trim().toLowerCase();
+        if (explicitRole && explicitRole !== 'none' && explicitRole !== 'presentation' && explicitRole !== 'generic') continue;
+        if (unit.querySelector(LEAF_BLOCKERS)) continue;
+        if (!A.rendered(unit)) continue;
+        const style = textStyle(unit);
+        if (style.size <= 0) continue;
+        // The next content: the unit's next rendered sibling with text, climbing out of wrappers
+        // that hold nothing but the unit.
+        let from: Element = unit;
+        let nextEl: Element | null = null;
+        for (let up = 0; up < 3 && !nextEl; up++) {
+          for (let s = from.nextElementSibling, hops = 0; s && hops < 4; s = s.nextElementSibling, hops++) {
+            if (/^(SCRIPT|STYLE|TEMPLATE|BR|HR|NOSCRIPT)$/.test(s.tagName) || !A.rendered(s) || norm(s.textContent) === '') continue;
+            nextEl = s;
+            break;
+          }
+          if (nextEl) break;
+          const parent: Element | null = from.parentElement;
+          if (!parent || parent === document.body || norm(parent.textContent) !== text) break;
+          from = parent;
+        }
+        let next: HeadingCandidate['next'] = null;
+        if (nextEl) {
+          const isHeading = nextEl.matches('h1,h2,h3,h4,h5,h6,[role="heading"]') || nextEl.querySelector(':scope > h1, :scope > h2, :scope > h3, :scope > h4, :scope > h5, :scope > h6') !== null;
+          next = { tag: nextEl.tagName.toLowerCase(), style: textStyle(nextEl), textLength: norm(nextEl.textContent).length, isHeading };
+        }
+        const fs = style.size;
+        const lh = parseFloat(cs(unit).lineHeight) || fs * 1.2;
+        const h = unit.getBoundingClientRect().height;
+        const lines = Math.max(1, Math.round(h / Math.max(lh, fs)));
+        const sizeHint = next ? fs / Math.max(1, next.style.size) : 1;
+        // Only what can pass the decider in Node is described (that is where the cost is).
+        if (!next || sizeHint < 1.1 || lines !== 1) continue;
+        headings.push({ ref: describe(unit), text: text.slice(0, 160), tag: unit.tagName.toLowerCase(), style, lines, next });
+      } catch {
+        /* skip */
+      }
+    }
+
+    split('headings');
+    // ---- lists not marked up -----------------------------------------------------------------
+    const lists: ListCandidate[] = [];
+    const LIST_EXCLUDE = 'pre,code,kbd,samp,textarea,li,dt,dd,table,[contenteditable="true"],[aria-hidden="true"],script,style';
+    const brParents = new Set<Element>();
+    for (const br of Array.from(document.querySelectorAll('br')).slice(0, caps.brParents * 10)) {
+      if (brParents.size >= caps.brParents) break;
+      if (br.parentElement) brParents.add(br.parentElement);
+    }
+    bump('brParents', brParents.size);
+    const head = (s: string) => s.replace(/^\s+/, '').slice(0, 16);
+    for (const p of brParents) {
+      try {
+        if (p.closest(LIST_EXCLUDE) || /^pre/.test(cs(p).whiteSpace) || !A.rendered(p)) continue;
+        const lines: string[] = [];
+        let cur = '';
+        for (const n of Array.from(p.childNodes).slice(0, 400)) {
+          if (n.nodeType === 1 && (n as Element).tagName === 'BR') {
+            lines.push(head(cur));
+            cur = '';
+          } else cur += n.textContent ?? '';
+        }
+        if (cur.trim() !== '') lines.push(head(cur));
+        const nonEmpty = lines.filter((l) => l !== '');
+        if (nonEmpty.filter((l) => marker.test(l)).length < 3) continue;
+        lists.push({ ref: describe(p), kind: 'br', lines: nonEmpty.slice(0, 100) });
+      } catch {
+        /* skip */
+      }
+    }
+    const sibParents = new Set<Element>();
+    for (const el of Array.from(document.querySelectorAll('p')).slice(0, 5000)) {
+      if (sibParents.size >= caps.siblingParents) break;
+      if (el.parentElement) sibParents.add(el.parentElement);
+    }
+    bump('siblingParents', sibParents.size);
+    for (const parent of sibParents) {
+      try {
+        if (parent.closest(LIST_EXCLUDE)) continue;
+        const kids = Array.from(parent.children).filter((k) => k.tagName === 'P' || (k.tagName === 'DIV' && !k.querySelector('p,div,ul,ol,table')));
+        if (kids.length < 3) continue;
+        const starts = kids.map((k) => head(k.textContent ?? ''));
+        if (starts.filter((l) => marker.test(l)).length < 3) continue;
+        // Find the first child of the longest run later in Node: report the parent, keep the lines.
+        const visible = kids.filter((k) => A.rendered(k));
+        if (visible.length < 3) continue;
+        lists.push({ ref: describe(parent), kind: 'siblings', lines: visible.map((k) => head(k.textContent ?? '')).slice(0, 100) });
+      } catch {
+        /* skip */
+      }
+    }
+
+    split('lists');
+    // ---- images ------------------------------------------------------------------------------
+    const images: ImageFact[] = [];
+    const imgs = Array.from(document.querySelectorAll('img,input[type="image"]')).slice(0, caps.images);
+    bump('images', imgs.length);
+    for (const img of imgs) {
+      try {
+        if (!A.rendered(img)) continue;
+        if (img.parentElement?.closest('[aria-hidden="true"]')) continue;
+        const alt = img.getAttribute('alt');
+        const title = img.getAttribute('title');
+        const role = (img.getAttribute('role') ?? '').trim().toLowerCase() || null;
+        const ariaHidden = (img.getAttribute('aria-hidden') ?? '').trim().toLowerCase() === 'true';
+        const src = img.getAttribute('src') ?? '';
+        let svgText: string | null = null;
+        const m = /^data:image\/svg\+xml(;[^,]*)?,/i.exec(src.trim());
+        if (m && img.tagName === 'IMG') {
+          try {
+            const body = src.trim().slice(m[0].length);
+            const xml = /;base64/i.test(m[1] ?? '') ? atob(body) : decodeURIComponent(body);
+            const doc = new DOMParser().parseFromString(xml.slice(0, 100_000), 'image/svg+xml');
+            svgText = norm(Array.from(doc.querySelectorAll('text')).map((x) => x.textContent ?? '').join(' ')).slice(0, 160) || null;
+          } catch {
+            svgText = null;
+          }
+        }
+        const altT = (alt ?? '').trim();
+        const maybe =
+          (altT !== '' && fileHint.test(altT)) ||
+          (altT !== '' && (role === 'presentation' || role === 'none' || ariaHidden)) ||
+          (alt !== null && altT === '' && norm(title) !== '') ||
+          svgText !== null;
+        if (!maybe) continue;
+        const r = img.getBoundingClientRect();
+        const control = img.parentElement?.closest('a[href],button,[role="link"],[role="button"]') ?? null;
+        const fact: ImageFact = {
+          ref: describe(img),
+          tag: img.tagName.toLowerCase(),
+          alt,
+          title,
+          src: src.slice(0, 500),
+          role,
+          ariaHidden,
+          svgText,
+          name: null,
+          inControl: control ? (control.getAttribute('href') ?? '').slice(0, 500) : null,
+          width: Math.round(r.width),
+          height: Math.round(r.height),
+        };
+        images.push(fact);
+        nameChecks.push(() => {
+          fact.name = A.name(img);
+        });
+      } catch {
+        /* skip */
+      }
+    }
+
+    split('images');
+    // ---- references to position, shape or colour ------------------------------------------
+    const sensory: SensoryBlock[] = [];
+    const blocks = new Set<Element>();
+    const walker = document.body ? document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT) : null;
+    let nodes = 0;
+    for (let n = walker?.nextNode(); n && nodes < caps.textNodes && sensory.length < caps.sensoryBlocks; n = walker!.nextNode()) {
+      nodes++;
+      const v = n.nodeValue ?? '';
+      if (v.length < 4 || !sensoryHint.test(v)) continue;
+      try {
+        const block = n.parentElement?.closest('p,li,dd,dt,td,th,figcaption,blockquote,label,div,section,article,main,body');
+        if (!block || blocks.has(block)) continue;
+        blocks.add(block);
+        if (block.closest('pre,code,script,style,textarea,[aria-hidden="true"]') || !A.rendered(block)) continue;
+        const text = norm(block.textContent);
+        if (text.length > 2000 || !sensoryPatterns.some((re) => re.test(text))) continue;
+        // Moved off the page (top: -9999em and the like): nobody sees it, so it refers to nothing visually.
+        const r = block.getBoundingClientRect();
+        if (r.right + window.scrollX <= 0 || r.bottom + window.scrollY <= 0 || r.width < 2 || r.height < 2) continue;
+        sensory.push({ ref: describe(block), text: text.slice(0, 600) });
+      } catch {
+        /* skip */
+      }
+    }
+    bump('textNodes', nodes);
+
+    split('sensory');
+    if (pending.length > 0) {
+      A.withTree(() => {
+        for (const check of nameChecks) {
+          try {
+            check();
+          } catch {
+            /* keep the candidate */
+          }
+        }
+        if (sensory.length > 0) {
+          for (const b of buttons) {
+            try {
+              buttonNames.push(norm(A.name(b)).slice(0, 80));
+            } catch {
+              /* ignore */
+            }
+          }
+        }
+        for (const { el, ref } of pending) {
+          try {
+            const d = A.describe(el);
+            ref.selector = d.selector;
+            ref.html = d.html;
+          } catch {
+            /* left blank: dropped below */
+          }
+        }
+      });
+    }
+    split('describe');
+    const known = (r: ElementRef) => r.selector !== '';
+    for (const t of tables) t.emptyTh = t.emptyTh.filter(known);
+    return {
+      tables: tables.filter((t) => known(t.ref)),
+      headings: headings.filter((h) => known(h.ref)),
+      lists: lists.filter((l) => known(l.ref)),
+      images: images.filter((i) => known(i.ref)),
+      sensory: sensory.filter((b) => known(b.ref)),
+      context: { buttonNames, navCount, headingTexts, bodyFontSize },
+      examined,
+    };
+  }
+}

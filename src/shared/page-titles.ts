@@ -1,0 +1,49 @@
+/**
+ * Page titles across a crawl (WCAG 2.4.2 Page Titled): a title shared by many distinct pages
+ * does not tell a user which page they are on. Known only when every page of the crawl is in,
+ * so it is decided at finalization, not by a page's own engines.
+ */
+
+/** The fewest distinct pages sharing one title that make it a finding. */
+export const MIN_PAGES_SHARING_TITLE = 3;
+
+/** Case, width, whitespace and surrounding punctuation folded: "Home | Acme " = "home | acme". */
+export function normaliseTitle(title: string): string {
+  return title
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, '')
+    .trim();
+}
+
+export interface TitledPage<T> {
+  url: string;
+  title: string | null;
+  ref: T;
+}
+
+export interface SharedTitle<T> {
+  /** The title as the first page (in the order given) shows it. */
+  title: string;
+  pages: TitledPage<T>[];
+}
+
+/**
+ * Titles shared by at least `minPages` distinct URLs, largest group first. Pages without a
+ * title are left out: an empty or missing title is a page's own failure (axe `document-title`).
+ */
+export function sharedTitles<T>(pages: readonly TitledPage<T>[], minPages = MIN_PAGES_SHARING_TITLE): SharedTitle<T>[] {
+  const groups = new Map<string, { title: string; byUrl: Map<string, TitledPage<T>> }>();
+  for (const p of pages) {
+    const key = p.title ? normaliseTitle(p.title) : '';
+    if (key === '') continue;
+    const g = groups.get(key) ?? { title: p.title!.trim(), byUrl: new Map() };
+    if (!g.byUrl.has(p.url)) g.byUrl.set(p.url, p);
+    groups.set(key, g);
+  }
+  return [...groups.values()]
+    .filter((g) => g.byUrl.size >= minPages)
+    .map((g) => ({ title: g.title, pages: [...g.byUrl.values()] }))
+    .sort((a, b) => b.pages.length - a.pages.length || a.title.localeCompare(b.title));
+}

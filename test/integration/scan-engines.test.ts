@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeEngine } from '../../src/activities/browser/engines/axe.engine.ts';
+import { ownFinding, type ScanEngine } from '../../src/activities/browser/engines/engine.ts';
+import { openFixtureScanner, ofRule, type FixtureScanner } from '../helpers/scan-fixture.ts';
+
+const page = (body: string, head = '') => `<!doctype html><html lang="en"><head><title>Engines</title>${head}</head><body><main>${body}</main></body></html>`;
+
+describe('the page scan as a sequence of engines', () => {
+  let scanner: FixtureScanner;
+  beforeAll(async () => {
+    scanner = await openFixtureScanner();
+  });
+  afterAll(async () => {
+    await scanner?.close();
+  });
+
+  it('reports axe\'s css-orientation-lock violations, which axe leaves off by default', async () => {
+    const locked = await scanner.scan(
+      page('<p>Content</p>', '<style>@media (orientation: portrait) { html { transform: rotate(90deg); } }</style>'),
+      { engines: [axeEngine] },
+    );
+    expect(ofRule(locked, 'css-orientation-lock')).toMatchObject([{ type: 'confirmed', wcagCriterion: '1.3.4' }]);
+    const free = await scanner.scan(page('<p>Content</p>', '<style>@media (orientation: portrait) { p { color: #333; } }</style>'), { engines: [axeEngine] });
+    expect(ofRule(free, 'css-orientation-lock')).toEqual([]);
+  });
+
+  it('reports a visible label missing from the accessible name as needs review, not as confirmed', async () => {
+    const r = await scanner.scan(page('<a href="/x" aria-label="WCAG">ACT rules</a>'), { engines: [axeEngine] });
+    expect(ofRule(r, 'label-content-name-mismatch')).toMatchObject([{ type: 'needs_review', wcagCriterion: '2.5.3' }]);
+    const ok = await scanner.scan(page('<a href="/x" aria-label="ACT rules home">ACT rules</a>'), { engines: [axeEngine] });
+    expect(ofRule(ok, 'label-content-name-mismatch')).toEqual([]);
+  });
+
+  it('runs later engines on the same page, tags each finding with its engine and keeps going when an own check throws', async () => {
+    const seen: string[] = [];
+    const broken: ScanEngine = {
+      id: 'broken',
+      stage: 'CustomChecks',
+      async run() {
+        throw new Error('this check cannot handle the page');
+      },
+    };
+    const headingOwn: ScanEngine = {
+      id: 'own',
+      stage: 'CustomChecks',
+      async run({ page: p, earlier }) {
+        seen.push(...earlier.map((f) => `${f.data.engine}:${f.ruleId}`));
+        const h = await p.evaluate(() => document.querySelector('img')!.outerHTML);
+        return {
+          findings: [
+            // Same element and criterion as axe's image-alt: merged into axe's confirmed finding.
+            ownFinding({ ruleId: 'own-image', type: 'needs_review', severity: 'minor', criterion: '1.1.1', selector: 'img', html: h, help: 'h', description: 'd', failureSummary: 's' }),
+          ],
+        };
+      },
+    };
+    const r = await scanner.scan(page('<img src="/a.png">'), { engines: [axeEngine, broken, headingOwn] });
+    expect(seen).toContain('axe:image-alt');
+    expect(r.engines.map((e) => [e.engine, e.error ?? null])).toEqual([
+      ['axe', null],
+      ['broken', 'this check cannot handle the page'],
+      ['own', null],
+    ]);
+    const img = r.findings.filter((f) => f.wcagCriterion === '1.1.1');
+    expect(img).toHaveLength(1);
+    expect(img[0]).toMatchObject({ ruleId: 'image-alt', type: 'confirmed', data: { engine: 'axe', alsoFlaggedBy: ['own-image'] } });
+  });
+
+  it('lets an engine replace earlier findings it measured', async () => {
+    const replacing: ScanEngine = {
+      id: 'measure',
+      stage: 'CustomChecks',
+      async run({ earlier }) {
+        const target = earlier.find((f) => f.ruleId === 'image-alt')!;
+        return {
+          supersedes: [{ ruleId: target.ruleId, selector: target.elementSelector }],
+          findings: [{ ...target, type: 'needs_review', data: { measured: true } }],
+        };
+      },
+    };
+    const r = await scanner.scan(page('<img src="/a.png">'), { engines: [axeEngine, replacing] });
+    expect(ofRule(r, 'image-alt')).toMatchObject([{ type: 'needs_review', data: { measured: true, engine: 'measure' } }]);
+    // The engine runs keep what each engine said, for the accuracy harness.
+    expect(r.engines[0]!.findings.some((f) => f.ruleId === 'image-alt' && f.type === 'confirmed')).toBe(true);
+  });
+
+  it('fails the scan when axe itself cannot run', async () => {
+    const failing: ScanEngine = { id: 'axe', stage: 'AxeChecks', run: async () => Promise.reject(new Error('axe broke')) };
+    await expect(scanner.scan(page('<p>x</p>'), { engines: [failing] })).rejects.toThrow('axe broke');
+  });
+});
