@@ -1,7 +1,13 @@
 import type { PageScanHistoryEntry } from '../db/repositories/page.repository.ts';
 import type { IssueWithPage } from '../db/repositories/issue.repository.ts';
-import type { CrawlRecord, FindingRecord, IssueCounts, IssueStatus, PageRecord, ScanRecord, SiteRecord } from '../db/repositories/records.ts';
+import type { CrawlRecord, FindingData, FindingRecord, IssueCounts, IssueStatus, PageRecord, ScanRecord, SiteRecord } from '../db/repositories/records.ts';
 import { iso } from './schemas/common.schema.ts';
+
+/** `alsoFlaggedBy` on its own, the rest of a finding's data as its evidence. */
+export function flaggedAndEvidence(data: FindingData | null | undefined): { alsoFlaggedBy: string[]; evidence: Record<string, unknown> } {
+  const { alsoFlaggedBy, ...evidence } = data ?? {};
+  return { alsoFlaggedBy: Array.isArray(alsoFlaggedBy) ? alsoFlaggedBy : [], evidence };
+}
 
 export function scanIssueDto(f: FindingRecord, status: IssueStatus = 'open') {
   return {
@@ -17,7 +23,7 @@ export function scanIssueDto(f: FindingRecord, status: IssueStatus = 'open') {
     axeRuleId: f.ruleId,
     status,
     helpUrl: f.helpUrl,
-    alsoFlaggedBy: f.data.alsoFlaggedBy ?? [],
+    ...flaggedAndEvidence(f.data),
   };
 }
 
@@ -143,6 +149,7 @@ export function issueDto(i: IssueWithPage) {
     groupKey: i.groupKey,
     status: i.status,
     helpUrl: i.helpUrl,
+    ...flaggedAndEvidence(i.data),
     firstSeenAt: iso(i.firstSeenAt)!,
     lastSeenAt: iso(i.lastSeenAt)!,
     createdAt: iso(i.createdAt)!,

@@ -6,6 +6,7 @@ import { finalizeCrawl } from '../../db/repositories/issue.repository.ts';
 import { FAILURE_TYPES, type PageError, type ScanStage, type ScanStatus } from '../../shared/contracts.ts';
 import type { Logger } from '../../logger.ts';
 import { engineSummary } from '../ai/index.ts';
+import { sharedTitleFindings } from '../browser/crawl-checks.ts';
 import type { ScanSummary } from '../ai/offline-enricher.ts';
 
 export interface PersistenceActivityDeps {
@@ -68,7 +69,7 @@ export function createPersistenceActivities(deps: PersistenceActivityDeps) {
     },
 
     async finalizeCrawl(input: { crawlId: string; cancelled: boolean }): Promise<{ status: string; newIssues: number | null; fixedIssues: number | null }> {
-      const { crawl, alreadyEnded } = await finalizeCrawl(deps.db, input.crawlId, { cancelled: input.cancelled });
+      const { crawl, alreadyEnded } = await finalizeCrawl(deps.db, input.crawlId, { cancelled: input.cancelled, crawlLevelFindings: sharedTitleFindings });
       if (!alreadyEnded) {
         deps.logger.info(
           {

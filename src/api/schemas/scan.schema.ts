@@ -30,6 +30,14 @@ export const CreateScanBody = z.object({ url: TargetUrl }).openapi('CreateScanRe
 export const IssueTypeSchema = z.enum(ISSUE_TYPES);
 export const SeveritySchema = z.enum(SEVERITIES);
 
+/** What the check measured or saw, for the issue's reader (never instructions to anyone). */
+export const EvidenceSchema = z.record(z.string(), z.unknown()).openapi({
+  description:
+    'What the check measured or saw, by rule: e.g. `contrast` (colours, the measured background luminance range and ratio, the required ratio), ' +
+    '`target` (size and spacing in CSS px), `viewport`, `engine` (which engine found it), `pagesWithTitle`/`otherPages` for titles shared across a crawl, ' +
+    '`review` (why a person must decide). Keys vary by rule; `alsoFlaggedBy` is given separately.',
+});
+
 export const ScanIssueSchema = z
   .object({
     id: z.uuid(),
@@ -45,6 +53,7 @@ export const ScanIssueSchema = z
     status: z.enum(['open', 'fixed', 'dismissed', 'cant_fix']),
     helpUrl: z.string().nullable(),
     alsoFlaggedBy: z.array(z.string()).openapi({ description: 'Other rules that found the same element failing the same criterion.' }),
+    evidence: EvidenceSchema,
   })
   .openapi('ScanIssue');
 

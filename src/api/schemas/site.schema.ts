@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { SEVERITIES, WCAG_LEVELS, ISSUE_TYPES } from '../../shared/contracts.ts';
-import { TargetUrl } from './scan.schema.ts';
+import { EvidenceSchema, TargetUrl } from './scan.schema.ts';
 
 export const CRAWL_STATUSES = ['queued', 'running', 'completed', 'completed_partial', 'cancelled', 'failed'] as const;
 export const ISSUE_STATUSES = ['open', 'fixed', 'dismissed', 'cant_fix'] as const;
@@ -105,6 +105,8 @@ export const IssueSchema = z
     groupKey: z.string().nullable().openapi({ description: 'The issue group: the same rule on the same element of the same page template (see /issue-groups)' }),
     status: z.enum(ISSUE_STATUSES),
     helpUrl: z.string().nullable(),
+    alsoFlaggedBy: z.array(z.string()).openapi({ description: 'Other rules that found the same element failing the same criterion.' }),
+    evidence: EvidenceSchema,
     firstSeenAt: z.string(),
     lastSeenAt: z.string(),
     createdAt: z.string(),

@@ -2,7 +2,8 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB, Issue } from '../schema.ts';
 import { isCrawlEnded } from './crawl.repository.ts';
 import { LEGACY_GROUP_PREFIX, type IssueGroupFilters } from './issue-group.repository.ts';
-import { crawlFromRow, issueFromRow, mapRow, type CrawlRecord, type ErrorInfo, type IssueRecord } from './records.ts';
+import { crawlFromRow, issueFromRow, mapRow, type CrawlRecord, type ErrorInfo, type IssueRecord, type NewFindingRecord } from './records.ts';
+import { findingToRow } from './scan.repository.ts';
 import { severityRank } from './severity.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -12,6 +13,19 @@ const NOW_ISO = sql`to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.M
 
 function historyEntry(from: string | null, to: string, crawlId: string) {
   return sql`jsonb_build_array(jsonb_build_object('from', ${from}::text, 'to', ${to}::text, 'changedBy', 'crawl', 'crawlId', ${crawlId}::text, 'note', null, 'at', ${NOW_ISO}))`;
+}
+
+/** A scanned page of the crawl, for checks that need every page at once (shared titles). */
+export interface CrawlPageForChecks {
+  pageScanId: string;
+  url: string;
+  title: string | null;
+}
+
+export interface FinalizeOptions {
+  cancelled: boolean;
+  /** Findings that only the whole crawl shows, stored on their pages' scans before the diff. */
+  crawlLevelFindings?: (pages: readonly CrawlPageForChecks[]) => Array<{ pageScanId: string; finding: NewFindingRecord }>;
 }
 
 export interface FinalizeResult {
@@ -25,11 +39,40 @@ export interface FinalizeResult {
  * site's issues (new, reopened-as-new, fixed on pages scanned successfully this time; dismissed
  * and cant_fix untouched), every status change appended to the issue's history.
  */
-export async function finalizeCrawl(db: Kysely<DB>, crawlId: string, opts: { cancelled: boolean }): Promise<FinalizeResult> {
+export async function finalizeCrawl(db: Kysely<DB>, crawlId: string, opts: FinalizeOptions): Promise<FinalizeResult> {
   return db.transaction().execute(async (trx) => {
     const crawl = await trx.selectFrom('crawls').selectAll().where('id', '=', crawlId).forUpdate().executeTakeFirstOrThrow();
     if (isCrawlEnded(crawl.status)) return { crawl: crawlFromRow(crawl), alreadyEnded: true };
     const siteId = crawl.site_id;
+
+    if (opts.crawlLevelFindings && !opts.cancelled) {
+      const pages = await trx
+        .selectFrom('page_scans')
+        .select(['id', 'url', 'page_title'])
+        .where('kind', '=', 'crawl')
+        .where('crawl_id', '=', crawlId)
+        .where('status', 'in', ['completed', 'completed_partial'])
+        .orderBy('created_at')
+        .execute();
+      const extra = opts.crawlLevelFindings(pages.map((p) => ({ pageScanId: p.id, url: p.url, title: p.page_title })));
+      for (let i = 0; i < extra.length; i += 500) {
+        // One finding per element and criterion: where the page's own scan already flagged its
+        // title under 2.4.2 (a generic or unrelated title), that finding stays and names the
+        // crawl-level rule in `alsoFlaggedBy`, with what the crawl saw.
+        await trx
+          .insertInto('findings')
+          .values(extra.slice(i, i + 500).map((e) => findingToRow(e.pageScanId, e.finding)))
+          .onConflict((oc) =>
+            oc.constraint('findings_scan_element_criterion_uq').doUpdateSet({
+              data: sql`findings.data || jsonb_build_object(
+                'alsoFlaggedBy', coalesce(findings.data->'alsoFlaggedBy', '[]'::jsonb) || to_jsonb(excluded.rule_id),
+                'pagesWithTitle', excluded.data->'pagesWithTitle',
+                'otherPages', excluded.data->'otherPages')`,
+            }),
+          )
+          .execute();
+      }
+    }
 
     await sql`
       create temp table crawl_findings on commit drop as

@@ -92,7 +92,7 @@ export interface ScanResultValues {
   findings: NewFindingRecord[];
 }
 
-function findingToRow(pageScanId: string, f: NewFindingRecord): NewFinding {
+export function findingToRow(pageScanId: string, f: NewFindingRecord): NewFinding {
   return {
     rule_id: f.ruleId,
     type: f.type,
