@@ -24,7 +24,7 @@ export interface TitledPage<T> {
 }
 
 export interface SharedTitle<T> {
-  /** The title as the first page (in the order given) shows it. */
+  /** The title as most of its pages write it (ties: the form met first). */
   title: string;
   pages: TitledPage<T>[];
 }
@@ -34,16 +34,20 @@ export interface SharedTitle<T> {
  * title are left out: an empty or missing title is a page's own failure (axe `document-title`).
  */
 export function sharedTitles<T>(pages: readonly TitledPage<T>[], minPages = MIN_PAGES_SHARING_TITLE): SharedTitle<T>[] {
-  const groups = new Map<string, { title: string; byUrl: Map<string, TitledPage<T>> }>();
+  const groups = new Map<string, { forms: Map<string, number>; byUrl: Map<string, TitledPage<T>> }>();
   for (const p of pages) {
     const key = p.title ? normaliseTitle(p.title) : '';
     if (key === '') continue;
-    const g = groups.get(key) ?? { title: p.title!.trim(), byUrl: new Map() };
-    if (!g.byUrl.has(p.url)) g.byUrl.set(p.url, p);
+    const g = groups.get(key) ?? { forms: new Map<string, number>(), byUrl: new Map<string, TitledPage<T>>() };
     groups.set(key, g);
+    if (g.byUrl.has(p.url)) continue;
+    g.byUrl.set(p.url, p);
+    const form = p.title!.trim().replace(/\s+/g, ' ');
+    g.forms.set(form, (g.forms.get(form) ?? 0) + 1);
   }
+  const usual = (forms: Map<string, number>) => [...forms].reduce((best, f) => (f[1] > best[1] ? f : best))[0];
   return [...groups.values()]
     .filter((g) => g.byUrl.size >= minPages)
-    .map((g) => ({ title: g.title, pages: [...g.byUrl.values()] }))
+    .map((g) => ({ title: usual(g.forms), pages: [...g.byUrl.values()] }))
     .sort((a, b) => b.pages.length - a.pages.length || a.title.localeCompare(b.title));
 }

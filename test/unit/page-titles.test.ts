@@ -29,6 +29,11 @@ describe('titles shared across a crawl', () => {
     expect(MIN_PAGES_SHARING_TITLE).toBe(3);
   });
 
+  it('shows the title as most of its pages write it, whatever the order', () => {
+    expect(sharedTitles([page('/b', ' ACME '), page('/a', 'Acme'), page('/c', 'Acme')])[0]!.title).toBe('Acme');
+    expect(sharedTitles([page('/a', 'Acme'), page('/b', 'ACME'), page('/c', 'ACME')])[0]!.title).toBe('ACME');
+  });
+
   it('counts a URL once and leaves out pages without a title', () => {
     expect(sharedTitles([page('/a', 'Docs'), page('/a', 'Docs'), page('/b', 'Docs'), page('/c', null), page('/d', '  ')])).toEqual([]);
     expect(sharedTitles([page('/a', 'Docs'), page('/b', 'Docs')], 2)).toHaveLength(1);
