@@ -31,6 +31,17 @@ describe('the page scan as a sequence of engines', () => {
     expect(ofRule(ok, 'label-content-name-mismatch')).toEqual([]);
   });
 
+  it('does not report keyboard reach for a frame made inert by an open modal dialog, and does without the dialog', async () => {
+    const frame = `<iframe id="f" title="Links" tabindex="-1" srcdoc="<a href='/'>Home</a>"></iframe>`;
+    const behindModal = await scanner.scan(
+      page(`${frame}<dialog id="d" aria-label="Notice"><p>Hello</p><button onclick="d.close()">Close</button></dialog><script>d.showModal();</script>`),
+      { engines: [axeEngine] },
+    );
+    expect(ofRule(behindModal, 'frame-focusable-content')).toEqual([]);
+    const plainFrame = await scanner.scan(page(frame), { engines: [axeEngine] });
+    expect(ofRule(plainFrame, 'frame-focusable-content')).toMatchObject([{ type: 'confirmed', wcagCriterion: '2.1.1' }]);
+  });
+
   it('runs later engines on the same page, tags each finding with its engine and keeps going when an own check throws', async () => {
     const seen: string[] = [];
     const broken: ScanEngine = {

@@ -17,6 +17,46 @@ export const AXE_EXPERIMENTAL: Readonly<Record<string, { violations: 'confirmed'
   'label-content-name-mismatch': { violations: 'needs_review', incomplete: 'needs_review' },
 };
 
+/**
+ * Rules about reaching or operating an element with the keyboard. An element made inert (by the
+ * `inert` attribute, or by a modal `<dialog>` open outside it) cannot be reached at all while it
+ * is inert, so these rules do not apply to it; axe does not know inertness (ACT akn7bn's
+ * inapplicable cases: a frame behind an open modal dialog).
+ */
+const KEYBOARD_REACH_RULES = new Set(['frame-focusable-content', 'scrollable-region-focusable']);
+
+/** Drops the nodes of keyboard-reach violations that are inert on the page as it is now. */
+async function withoutInert(page: PageSession['page'], rules: AxeRuleResult[]): Promise<AxeRuleResult[]> {
+  // A node inside a frame (target [frame, inner]) is inert when its frame element is.
+  const top = (t: unknown[]) => (typeof t[0] === 'string' ? t[0] : undefined);
+  const selectors = rules
+    .filter((r) => KEYBOARD_REACH_RULES.has(r.id))
+    .flatMap((r) => r.nodes.map((n) => top(n.target)))
+    .filter((sel): sel is string => !!sel);
+  if (selectors.length === 0) return rules;
+  const inert = new Set(
+    await page
+      .evaluate((sels: string[]) => {
+        const modal = document.querySelector('dialog:modal');
+        return sels.filter((sel) => {
+          let el: Element | null = null;
+          try {
+            el = document.querySelector(sel);
+          } catch {
+            return false;
+          }
+          if (!el) return false;
+          return !!el.closest('[inert]') || (!!modal && !modal.contains(el));
+        });
+      }, selectors)
+      .catch(() => [] as string[]),
+  );
+  if (inert.size === 0) return rules;
+  return rules
+    .map((r) => (KEYBOARD_REACH_RULES.has(r.id) ? { ...r, nodes: r.nodes.filter((n) => !inert.has(top(n.target) ?? '')) } : r))
+    .filter((r) => r.nodes.length > 0);
+}
+
 /** axe-core with WCAG 2.0/2.1/2.2 A/AA tags, plus the service's rules registered into the same pass. */
 export const axeEngine: ScanEngine = {
   id: 'axe',
@@ -29,7 +69,7 @@ export const axeEngine: ScanEngine = {
         rules: Object.fromEntries(Object.keys(AXE_EXPERIMENTAL).map((id) => [id, { enabled: true }])),
       })
       .analyze();
-    const violations = results.violations as AxeRuleResult[];
+    const violations = await withoutInert(page, results.violations as AxeRuleResult[]);
     const incomplete = results.incomplete as AxeRuleResult[];
     const confirmedNow = violations.filter((r) => (AXE_EXPERIMENTAL[r.id]?.violations ?? 'confirmed') === 'confirmed');
     const downgraded = violations.filter((r) => AXE_EXPERIMENTAL[r.id]?.violations === 'needs_review');
