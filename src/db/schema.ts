@@ -18,6 +18,8 @@ export interface PageScansTable {
   score: number | null;
   summary: Json<unknown> | null;
   engine_passes: Json<unknown> | null;
+  /** Findings past the per-page cap, counted per rule. */
+  issues_left_out: Json<{ total: number; byRule: Record<string, number> }> | null;
   error: Json<{ code: string; message: string }> | null;
   client_ip: string | null;
   created_at: Generated<Date>;
@@ -78,6 +80,8 @@ export interface CrawlsTable {
   new_issues: number | null;
   fixed_issues: number | null;
   discovery_done: Generated<boolean>;
+  /** Why discovery stopped short; becomes the crawl's `error` at finalization. */
+  discovery_error: Json<{ code: string; message: string }> | null;
   broken_links: Generated<number>;
   error: Json<{ code: string; message: string }> | null;
   ai_calls: Generated<number>;

@@ -2,7 +2,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { createAiActivities, type AiActivities } from '../activities/ai/index.ts';
 import { createBrowserActivities, type BrowserActivities } from '../activities/browser/index.ts';
 import type { BrowserProvider } from '../activities/browser/browser-provider.ts';
-import { createDiscoveryActivities } from '../activities/discovery/index.ts';
+import { createDiscoveryActivities, type DiscoveryActivities } from '../activities/discovery/index.ts';
 import { createPersistenceActivities, type PersistenceActivities } from '../activities/persistence/index.ts';
 import type { Enricher } from '../activities/ai/enricher.ts';
 import type { Database } from '../db/database.ts';
@@ -22,10 +22,16 @@ export interface WorkerDeps {
   pageScanConcurrency: number;
   aiEnrichmentConcurrency: number;
   pageLoadTimeoutMs: number;
+  scanDeadlineMs?: number;
   /** Writes issue texts: chosen once from configuration (`createEnricher`). */
   enricher: Enricher;
   /** Replace activities (tests inject failures this way). */
-  overrides?: { ai?: Partial<AiActivities>; browser?: Partial<BrowserActivities>; persistence?: Partial<PersistenceActivities> };
+  overrides?: {
+    ai?: Partial<AiActivities>;
+    browser?: Partial<BrowserActivities>;
+    persistence?: Partial<PersistenceActivities>;
+    discovery?: Partial<DiscoveryActivities>;
+  };
 }
 
 /**
@@ -37,7 +43,7 @@ export async function createWorkers(deps: WorkerDeps): Promise<Worker[]> {
   const persistence = { ...createPersistenceActivities(deps), ...deps.overrides?.persistence };
   const browser = { ...createBrowserActivities(deps), ...deps.overrides?.browser };
   const ai = { ...createAiActivities(deps), ...deps.overrides?.ai };
-  const discovery = createDiscoveryActivities(deps);
+  const discovery = { ...createDiscoveryActivities(deps), ...deps.overrides?.discovery };
   return Promise.all([
     Worker.create({
       ...common,

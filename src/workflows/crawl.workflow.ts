@@ -35,14 +35,18 @@ export async function DiscoveryWorkflow(input: DiscoveryWorkflowInput): Promise<
     retry: { initialInterval: '2 seconds', maximumAttempts: 5, nonRetryableErrorTypes: [FAILURE_TYPES.crawlNotFound] },
   });
   const db = persistenceActivities(input.queues);
+  let error: { code: string; message: string } | undefined;
   try {
     await discovery.discoverPages({ crawlId: input.crawlId, options: input.options });
   } catch (err) {
     if (isCancellation(err)) throw err;
-    // Pages found so far are still scanned; the crawl must not wait for ever.
-    log.error('discovery failed for good; scanning what was found', { crawlId: input.crawlId, error: String(err) });
+    // Pages found so far are still scanned; the crawl must not wait for ever, and it ends
+    // completed_partial with this as its error.
+    const cause = err instanceof ActivityFailure && err.cause ? err.cause.message : String(err);
+    error = { code: 'discovery_failed', message: `discovery stopped after its retries: ${cause}` };
+    log.error('discovery failed for good; scanning what was found', { crawlId: input.crawlId, error: cause });
   } finally {
-    await CancellationScope.nonCancellable(() => db.markDiscoveryDone({ crawlId: input.crawlId }));
+    await CancellationScope.nonCancellable(() => db.markDiscoveryDone({ crawlId: input.crawlId, error }));
   }
 }
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { extractLinks } from '../../src/activities/discovery/extract-links.ts';
-import { looksLikeAsset, normalizeUrl, pathOf, sameSite, siteHostname } from '../../src/activities/discovery/urls.ts';
+import { decodeBody } from '../../src/activities/discovery/fetch-page.ts';
+import { looksLikeAsset, normalizeUrl, pathOf, sameSite, sameSiteMove, siteHostname } from '../../src/activities/discovery/urls.ts';
+import { gzipSync } from 'node:zlib';
 
 describe('discovery URL rules', () => {
   it('normalises page URLs: http(s) only, no fragment, lower-case host, no default port', () => {
@@ -24,6 +26,28 @@ describe('discovery URL rules', () => {
     expect(sameSite('http://example.org:8081/a', 'http://example.org:8080/')).toBe(false);
     expect(sameSite('https://sub.example.org/', 'https://example.org/')).toBe(false);
     expect(sameSite('https://elsewhere.example/', 'https://example.org/')).toBe(false);
+  });
+
+  it('follows the home page between host and www.host (and up to https), nowhere else', () => {
+    expect(sameSiteMove('http://example.org/', 'http://www.example.org/')).toBe(true);
+    expect(sameSiteMove('https://www.example.org/', 'https://example.org/en/')).toBe(true);
+    expect(sameSiteMove('http://example.org/', 'https://www.example.org/')).toBe(true);
+    expect(sameSiteMove('http://site.test:8080/', 'http://www.site.test:8080/')).toBe(true);
+    expect(sameSiteMove('https://example.org/', 'http://www.example.org/')).toBe(false);
+    expect(sameSiteMove('http://site.test:8080/', 'http://www.site.test:8081/')).toBe(false);
+    expect(sameSiteMove('http://example.org/', 'http://shop.example.org/')).toBe(false);
+    expect(sameSiteMove('http://example.org/', 'http://www.elsewhere.example/')).toBe(false);
+    expect(sameSiteMove('http://www.com/', 'http://com/')).toBe(false);
+  });
+
+  it('expands gzip with an output cap: a bomb is too_large, a cut file is not gzip, plain text passes', async () => {
+    const bomb = gzipSync(Buffer.alloc(20 * 1024 * 1024, 0x20));
+    expect(bomb.length).toBeLessThan(100 * 1024);
+    expect(await decodeBody(bomb, 1024 * 1024)).toMatchObject({ ok: false, code: 'too_large' });
+    const xml = gzipSync(Buffer.from('<urlset><url><loc>https://example.org/</loc></url></urlset>'));
+    expect(await decodeBody(xml, 1024)).toEqual({ ok: true, text: '<urlset><url><loc>https://example.org/</loc></url></urlset>' });
+    expect(await decodeBody(xml.subarray(0, xml.length - 12), 1024)).toMatchObject({ ok: false, code: 'bad_gzip' });
+    expect(await decodeBody(Buffer.from('plain'), 1)).toEqual({ ok: true, text: 'plain' });
   });
 
   it('skips obvious assets and shows paths with their query', () => {

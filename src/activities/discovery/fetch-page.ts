@@ -1,29 +1,103 @@
-import { gunzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
+import type { LookupAddress, LookupOptions } from 'node:dns';
+import { isIP } from 'node:net';
+import { Agent, fetch, type Response } from 'undici';
 import type { TargetPolicy } from '../../security/target-policy.ts';
 import { normalizeUrl, sameSite } from './urls.ts';
 
 export const USER_AGENT = 'a11y-audit/1.0 (+accessibility audit; discovery)';
-const MAX_BODY = 5 * 1024 * 1024;
+/** Bytes of an HTML page read for its links (the scan itself loads the page in the browser). */
+export const MAX_PAGE_BYTES = 5 * 1024 * 1024;
 const MAX_REDIRECTS = 5;
+const gunzipAsync = promisify(gunzip);
 
 export type FetchOutcome =
-  | { kind: 'html'; finalUrl: string; status: number; body: string }
+  /** `truncated`: the body went past the byte cap and only its start was read. */
+  | { kind: 'html'; finalUrl: string; status: number; body: string; truncated?: boolean }
   | { kind: 'not-html'; finalUrl: string; contentType: string }
   | { kind: 'broken'; finalUrl: string; status: number }
   | { kind: 'off-site'; location: string }
   | { kind: 'forbidden'; reason: string }
-  | { kind: 'unreachable'; finalUrl: string; code: 'timeout' | 'http_error' | 'connection_failed' | 'dns_error' | 'connection_refused'; message: string };
+  | { kind: 'unreachable'; finalUrl: string; code: UnreachableCode; message: string };
 
-async function readCapped(res: Response, cap: number): Promise<Buffer> {
-  if (!res.body) return Buffer.alloc(0);
+export type UnreachableCode = 'timeout' | 'http_error' | 'connection_failed' | 'dns_error' | 'connection_refused' | 'too_large';
+
+export interface FetchOptions {
+  siteUrl: string;
+  policy: TargetPolicy;
+  timeoutMs: number;
+  retries?: number;
+  /** Set for robots.txt and sitemaps: any content type is read. */
+  accept?: string;
+  /** Bytes read from the wire (default MAX_PAGE_BYTES); past it the body is cut (`truncated`). */
+  maxBytes?: number;
+  /** Bytes a gzipped body may expand to (default 4 x maxBytes); past it the URL is `too_large`. */
+  maxDecodedBytes?: number;
+}
+
+/**
+ * A connection pool that connects only to the address the target policy vetted for this host
+ * and port (the same resolution the check made), so a second DNS answer cannot swap in a
+ * private address, and a test's resolver decides where names lead.
+ */
+function pinnedAgent(policy: TargetPolicy, port: number): Agent {
+  type Callback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+  const lookup = (hostname: string, options: LookupOptions, callback: Callback) => {
+    policy.pin(hostname, port).then(
+      (v) => {
+        if (v.allowed === true && v.address) {
+          const family = isIP(v.address);
+          if (options?.all) callback(null, [{ address: v.address, family }]);
+          else callback(null, v.address, family);
+        } else {
+          const err: NodeJS.ErrnoException = new Error(v.allowed === false ? v.reason : `${hostname} did not resolve`);
+          err.code = v.allowed === false ? 'EFORBIDDEN' : 'ENOTFOUND';
+          callback(err, '', 0);
+        }
+      },
+      (err: NodeJS.ErrnoException) => callback(err, '', 0),
+    );
+  };
+  return new Agent({ connect: { lookup: lookup as never }, connections: 4 });
+}
+
+/** The body up to `cap` bytes; the read stops (and the connection is dropped) past it. */
+async function readCapped(res: Response, cap: number): Promise<{ raw: Buffer; truncated: boolean }> {
+  if (!res.body) return { raw: Buffer.alloc(0), truncated: false };
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > cap) break;
-    chunks.push(Buffer.from(chunk));
+  const reader = res.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return { raw: Buffer.concat(chunks), truncated: false };
+      if (size + value.byteLength > cap) {
+        chunks.push(Buffer.from(value.subarray(0, cap - size)));
+        return { raw: Buffer.concat(chunks), truncated: true };
+      }
+      size += value.byteLength;
+      chunks.push(Buffer.from(value));
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
   }
-  return Buffer.concat(chunks);
+}
+
+/**
+ * A gzip body (a `.xml.gz` sitemap, or a server that compresses without saying so) expanded off
+ * the event loop with an output cap, so a gzip bomb costs at most `cap` bytes; other bodies as they are.
+ */
+export async function decodeBody(raw: Buffer, cap: number): Promise<{ ok: true; text: string } | { ok: false; code: 'too_large' | 'bad_gzip'; message: string }> {
+  if (!(raw[0] === 0x1f && raw[1] === 0x8b)) return { ok: true, text: raw.toString('utf8') };
+  try {
+    return { ok: true, text: (await gunzipAsync(raw, { maxOutputLength: cap })).toString('utf8') };
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) {
+      return { ok: false, code: 'too_large', message: `expands to more than ${Math.round(cap / 1024 / 1024)} MiB when decompressed` };
+    }
+    return { ok: false, code: 'bad_gzip', message: `not valid gzip: ${(err as Error).message}` };
+  }
 }
 
 function networkCode(err: unknown): { code: 'timeout' | 'connection_failed' | 'dns_error' | 'connection_refused'; message: string } {
@@ -43,56 +117,85 @@ function networkCode(err: unknown): { code: 'timeout' | 'connection_failed' | 'd
  * is held to the target policy and to the site: a redirect off the site is reported, never followed.
  * 5xx and timeouts get `retries` more tries.
  */
-export async function fetchPage(
-  url: string,
-  opts: { siteUrl: string; policy: TargetPolicy; timeoutMs: number; retries?: number; accept?: string },
-): Promise<FetchOutcome> {
+export async function fetchPage(url: string, opts: FetchOptions): Promise<FetchOutcome> {
+  try {
+    return await fetchPageOnce(url, opts);
+  } catch (err) {
+    // A body that stalls, resets or is cut off mid-way: that URL's failure, never discovery's.
+    return { kind: 'unreachable', finalUrl: url, ...networkCode(err) };
+  }
+}
+
+async function fetchPageOnce(url: string, opts: FetchOptions): Promise<FetchOutcome> {
   let current = url;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     const verdict = await opts.policy.check(current);
     if (!verdict.allowed) return { kind: 'forbidden', reason: verdict.reason };
-    let res: Response | undefined;
-    let failure: FetchOutcome | undefined;
-    for (let attempt = 0; attempt <= (opts.retries ?? 1); attempt++) {
-      try {
-        res = await fetch(current, {
-          redirect: 'manual',
-          signal: AbortSignal.timeout(opts.timeoutMs),
-          headers: { 'user-agent': USER_AGENT, accept: opts.accept ?? 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' },
-        });
-        if (res.status >= 500) {
-          failure = { kind: 'unreachable', finalUrl: current, code: 'http_error', message: `HTTP ${res.status}` };
-          await res.body?.cancel().catch(() => {});
-          res = undefined;
-        } else break;
-      } catch (err) {
-        const n = networkCode(err);
-        failure = { kind: 'unreachable', finalUrl: current, ...n };
-        if (n.code === 'dns_error' || n.code === 'connection_refused') break;
-      }
-      if (attempt < (opts.retries ?? 1)) await new Promise((r) => setTimeout(r, 300 * (attempt + 1)));
+    const target = new URL(current);
+    const dispatcher = pinnedAgent(opts.policy, Number(target.port || (target.protocol === 'https:' ? 443 : 80)));
+    try {
+      const outcome = await fetchHop(current, dispatcher, opts);
+      if (outcome.kind !== 'redirect') return outcome;
+      current = outcome.next;
+    } finally {
+      void dispatcher.close().catch(() => {});
     }
-    if (!res) return failure!;
-    if (res.status >= 300 && res.status < 400 && res.headers.get('location')) {
-      await res.body?.cancel().catch(() => {});
-      const next = normalizeUrl(res.headers.get('location')!, current);
-      if (!next) return { kind: 'broken', finalUrl: current, status: res.status };
-      if (!sameSite(next, opts.siteUrl)) return { kind: 'off-site', location: next };
-      current = next;
-      continue;
-    }
-    if (res.status >= 400) {
-      await res.body?.cancel().catch(() => {});
-      return { kind: 'broken', finalUrl: current, status: res.status };
-    }
-    const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    if (opts.accept === undefined && type !== 'text/html' && type !== 'application/xhtml+xml') {
-      await res.body?.cancel().catch(() => {});
-      return { kind: 'not-html', finalUrl: current, contentType: type || 'unknown' };
-    }
-    const raw = await readCapped(res, MAX_BODY);
-    const body = raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw).toString('utf8') : raw.toString('utf8');
-    return { kind: 'html', finalUrl: current, status: res.status, body };
   }
   return { kind: 'broken', finalUrl: current, status: 310 };
+}
+
+/** One request of `fetchPage`: an outcome, or the next same-site hop of a redirect. */
+async function fetchHop(current: string, dispatcher: Agent, opts: FetchOptions): Promise<FetchOutcome | { kind: 'redirect'; next: string }> {
+  let res: Response | undefined;
+  let failure: FetchOutcome | undefined;
+  for (let attempt = 0; attempt <= (opts.retries ?? 1); attempt++) {
+    try {
+      res = await fetch(current, {
+        dispatcher,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(opts.timeoutMs),
+        headers: { 'user-agent': USER_AGENT, accept: opts.accept ?? 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' },
+      });
+      if (res.status >= 500) {
+        failure = { kind: 'unreachable', finalUrl: current, code: 'http_error', message: `HTTP ${res.status}` };
+        await res.body?.cancel().catch(() => {});
+        res = undefined;
+      } else break;
+    } catch (err) {
+      const n = networkCode(err);
+      failure = { kind: 'unreachable', finalUrl: current, ...n };
+      if (n.code === 'dns_error' || n.code === 'connection_refused') break;
+    }
+    if (attempt < (opts.retries ?? 1)) await new Promise((r) => setTimeout(r, 300 * (attempt + 1)));
+  }
+  if (!res) return failure!;
+  if (res.status >= 300 && res.status < 400 && res.headers.get('location')) {
+    await res.body?.cancel().catch(() => {});
+    const next = normalizeUrl(res.headers.get('location')!, current);
+    if (!next) return { kind: 'broken', finalUrl: current, status: res.status };
+    if (!sameSite(next, opts.siteUrl)) return { kind: 'off-site', location: next };
+    return { kind: 'redirect', next };
+  }
+  if (res.status >= 400) {
+    await res.body?.cancel().catch(() => {});
+    return { kind: 'broken', finalUrl: current, status: res.status };
+  }
+  const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (opts.accept === undefined && type !== 'text/html' && type !== 'application/xhtml+xml') {
+    await res.body?.cancel().catch(() => {});
+    return { kind: 'not-html', finalUrl: current, contentType: type || 'unknown' };
+  }
+  const maxBytes = opts.maxBytes ?? MAX_PAGE_BYTES;
+  let read: { raw: Buffer; truncated: boolean };
+  try {
+    read = await readCapped(res, maxBytes);
+  } catch (err) {
+    const n = networkCode(err);
+    return { kind: 'unreachable', finalUrl: current, code: n.code, message: n.code === 'timeout' ? 'the body did not arrive in time' : `the body could not be read: ${n.message}` };
+  }
+  const decoded = await decodeBody(read.raw, opts.maxDecodedBytes ?? maxBytes * 4);
+  if (!decoded.ok) {
+    return { kind: 'unreachable', finalUrl: current, code: decoded.code === 'too_large' ? 'too_large' : 'connection_failed', message: decoded.message };
+  }
+  return { kind: 'html', finalUrl: current, status: res.status, body: decoded.text, ...(read.truncated ? { truncated: true } : {}) };
 }

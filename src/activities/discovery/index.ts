@@ -2,6 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import {
   allFrontierUrls,
   countCrawlPages,
+  countFetchedUrls,
   enqueueUrls,
   findCrawl,
   incrementBrokenLinks,
@@ -11,15 +12,34 @@ import {
   setDiscoveryDone,
   type FrontierUrl,
 } from '../../db/repositories/crawl.repository.ts';
-import { findSite } from '../../db/repositories/site.repository.ts';
+import { findSite, setSiteBaseUrl } from '../../db/repositories/site.repository.ts';
 import type { Database } from '../../db/database.ts';
 import type { Logger } from '../../logger.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
 import { FAILURE_TYPES, type DiscoveryOptions } from '../../shared/contracts.ts';
 import { extractLinks } from './extract-links.ts';
 import { fetchPage, type FetchOutcome } from './fetch-page.ts';
-import { readRobots, readSitemaps } from './sitemaps.ts';
-import { looksLikeAsset, normalizeUrl, pathOf, sameSite } from './urls.ts';
+import { readRobots, readSitemaps, type FetchBudget } from './sitemaps.ts';
+import { looksLikeAsset, normalizeUrl, pathOf, sameSite, sameSiteMove } from './urls.ts';
+
+/** Fetches per page of `maxPages` discovery may make in all (robots.txt, sitemaps, pages, broken links). */
+export const FETCHES_PER_PAGE = 4;
+/** Moves of the home page (host <-> www.host, http -> https) followed before giving up. */
+const MAX_HOME_MOVES = 2;
+
+class CountingBudget implements FetchBudget {
+  used: number;
+  readonly max: number;
+  constructor(used: number, max: number) {
+    this.used = used;
+    this.max = max;
+  }
+  take(): boolean {
+    if (this.used >= this.max) return false;
+    this.used++;
+    return true;
+  }
+}
 
 export interface DiscoveryActivityDeps {
   db: Database;
@@ -111,16 +131,46 @@ export function createDiscoveryActivities(deps: DiscoveryActivityDeps) {
       const crawl = await findCrawl(deps.db, input.crawlId);
       if (!crawl) throw ApplicationFailure.nonRetryable(`crawl ${input.crawlId} does not exist`, FAILURE_TYPES.crawlNotFound);
       const site = (await findSite(deps.db, crawl.siteId))!;
-      const siteUrl = site.baseUrl;
       const log = deps.logger.child({ crawlId: crawl.id, siteId: site.id });
       let found = crawl.totalPages;
       const heartbeat = () => ctx.heartbeat({ pages: found });
       heartbeat();
+      const budget = new CountingBudget(await countFetchedUrls(deps.db, crawl.id), crawl.maxPages * FETCHES_PER_PAGE + 10);
 
-      const robots = await readRobots(siteUrl, deps.policy, o.fetchTimeoutMs);
-      const seed: FrontierUrl[] = [{ url: normalizeUrl(siteUrl)!, depth: 0, via: 'root' }];
-      const fromSitemaps = await readSitemaps(siteUrl, robots.sitemaps, deps.policy, { timeoutMs: o.fetchTimeoutMs, maxUrls: crawl.maxPages * 2 });
-      for (const url of fromSitemaps) if (robots.isAllowed(url)) seed.push({ url, depth: 1, via: 'sitemap' });
+      // robots.txt first: a home page it disallows is never fetched, not even to see where it lives.
+      budget.take();
+      let robots = await readRobots(site.baseUrl, deps.policy, o.fetchTimeoutMs);
+      let siteUrl = site.baseUrl;
+      if (robots.isAllowed(normalizeUrl(siteUrl)!)) {
+        // The site's home page as users type it may live on www. (or the reverse): follow that.
+        const home = await resolveHome(site.baseUrl);
+        if (home.kind === 'off-site') {
+          await setDiscoveryDone(deps.db, crawl.id, {
+            code: 'off_site_redirect',
+            message: `the site's address ${site.baseUrl} redirects to ${home.location}, which is another site: add that address as the site instead`,
+          });
+          log.warn({ location: home.location }, 'the home page redirects off the site');
+          return { totalPages: found };
+        }
+        if (home.url !== site.baseUrl) {
+          siteUrl = home.url;
+          await setSiteBaseUrl(deps.db, site.id, siteUrl);
+          log.info({ from: site.baseUrl, to: siteUrl }, 'the site lives at another address of the same host; crawling there');
+          budget.take();
+          robots = await readRobots(siteUrl, deps.policy, o.fetchTimeoutMs);
+        }
+      }
+      heartbeat();
+      const root = normalizeUrl(siteUrl)!;
+      const seed: FrontierUrl[] = robots.isAllowed(root) ? [{ url: root, depth: 0, via: 'root' }] : [];
+      const sitemaps = await readSitemaps(siteUrl, robots.sitemaps, deps.policy, {
+        timeoutMs: o.fetchTimeoutMs,
+        maxUrls: crawl.maxPages * 2,
+        budget,
+        heartbeat,
+      });
+      for (const p of sitemaps.problems) log.warn({ sitemap: p.url, code: p.code, reason: p.message }, 'sitemap skipped');
+      for (const url of sitemaps.urls) if (robots.isAllowed(url)) seed.push({ url, depth: 1, via: 'sitemap' });
       await enqueueUrls(deps.db, crawl.id, seed);
       heartbeat();
 
@@ -128,12 +178,21 @@ export function createDiscoveryActivities(deps: DiscoveryActivityDeps) {
       const known = new Set(await allFrontierUrls(deps.db, crawl.id));
       for (const u of known) queries.admit(u);
 
+      let stoppedBy: { code: string; message: string } | undefined;
       while (found < crawl.maxPages) {
         if (ctx.cancellationSignal.aborted) break;
         const batch = await nextQueuedUrls(deps.db, crawl.id, o.concurrency);
         if (batch.length === 0) break;
+        if (budget.used + batch.length > budget.max) {
+          stoppedBy = {
+            code: 'fetch_budget_spent',
+            message: `discovery stopped after ${budget.used} requests (${FETCHES_PER_PAGE} per page of the crawl's limit); most of them found no page, e.g. broken links`,
+          };
+          break;
+        }
+        budget.used += batch.length;
         const outcomes = await Promise.all(
-          batch.map((b) => fetchPage(b.url, { siteUrl, policy: deps.policy, timeoutMs: o.fetchTimeoutMs, retries: 1 })),
+          batch.map((b) => fetchPage(b.url, { siteUrl, policy: deps.policy, timeoutMs: o.fetchTimeoutMs, retries: 1 }).finally(heartbeat)),
         );
         for (let i = 0; i < batch.length; i++) {
           const item = batch[i]!;
@@ -154,10 +213,28 @@ export function createDiscoveryActivities(deps: DiscoveryActivityDeps) {
         }
         heartbeat();
       }
-      if (!ctx.cancellationSignal.aborted) await setDiscoveryDone(deps.db, crawl.id);
-      log.info({ totalPages: found }, 'discovery finished');
+      if (!ctx.cancellationSignal.aborted) {
+        if (!stoppedBy && found === 0 && !robots.isAllowed(root)) {
+          stoppedBy = { code: 'robots_disallowed', message: `robots.txt of ${new URL(siteUrl).host} disallows the home page, and no page it allows was found` };
+        }
+        await setDiscoveryDone(deps.db, crawl.id, stoppedBy);
+      }
+      log.info({ totalPages: found, fetches: budget.used, stoppedBy: stoppedBy?.code }, 'discovery finished');
       return { totalPages: found };
-    }
+
+      /** Follows the home page's moves between host and www.host (and to https); any other move off the host is reported. */
+      async function resolveHome(start: string): Promise<{ kind: 'home'; url: string } | { kind: 'off-site'; location: string }> {
+        let url = start;
+        for (let moves = 0; moves <= MAX_HOME_MOVES; moves++) {
+          budget.take();
+          const r = await fetchPage(url, { siteUrl: url, policy: deps.policy, timeoutMs: o.fetchTimeoutMs, retries: 1 });
+          if (r.kind !== 'off-site') return { kind: 'home', url };
+          if (!sameSiteMove(url, r.location)) return { kind: 'off-site', location: r.location };
+          url = normalizeUrl(r.location)!;
+        }
+        return { kind: 'home', url };
+      }
+    },
   };
 }
 

@@ -51,3 +51,16 @@ const NON_HTML_EXTENSIONS = /\.(pdf|zip|gz|tgz|rar|7z|png|jpe?g|gif|webp|svg|ico
 export function looksLikeAsset(url: string): boolean {
   return NON_HTML_EXTENSIONS.test(new URL(url).pathname);
 }
+
+/**
+ * A move of the site's home page that keeps it the same site as users mean it: between `host`
+ * and `www.host` (either way), on the same port, or also from http to https on the default ports.
+ */
+export function sameSiteMove(from: string, to: string): boolean {
+  const a = new URL(from);
+  const b = new URL(to);
+  const bare = (h: string) => h.replace(/^www\./, '');
+  if (a.hostname === b.hostname || bare(a.hostname) !== bare(b.hostname) || !bare(a.hostname).includes('.')) return false;
+  if (a.protocol === b.protocol) return a.port === b.port;
+  return a.protocol === 'http:' && b.protocol === 'https:' && a.port === '' && b.port === '';
+}

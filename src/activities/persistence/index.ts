@@ -47,8 +47,9 @@ export function createPersistenceActivities(deps: PersistenceActivityDeps) {
       return { pageIds, discoveryDone };
     },
 
-    async markDiscoveryDone(input: { crawlId: string }): Promise<void> {
-      await setDiscoveryDone(deps.db, input.crawlId);
+    /** Discovery is over; `error` (discovery failed for good) makes the crawl `completed_partial` at the end. */
+    async markDiscoveryDone(input: { crawlId: string; error?: { code: string; message: string } }): Promise<void> {
+      await setDiscoveryDone(deps.db, input.crawlId, input.error && { code: input.error.code, message: input.error.message.slice(0, 500) });
     },
 
     /** A page whose scan activity failed for good (browser crashes): counted as failed once. */

@@ -83,8 +83,24 @@ export async function markCrawlRunning(db: Db, id: string): Promise<CrawlRecord 
   return mapRow(crawlFromRow, row);
 }
 
-export async function setDiscoveryDone(db: Db, id: string): Promise<void> {
-  await db.updateTable('crawls').set({ discovery_done: true }).where('id', '=', id).execute();
+/** Discovery is over; `error` says why it stopped short (the first reason given is kept). */
+export async function setDiscoveryDone(db: Db, id: string, error?: ErrorInfo): Promise<void> {
+  await db
+    .updateTable('crawls')
+    .set(error ? { discovery_done: true, discovery_error: sql`coalesce(discovery_error, ${JSON.stringify(error)}::jsonb)` } : { discovery_done: true })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** URLs discovery has already fetched in this crawl (its fetch budget survives a retry). */
+export async function countFetchedUrls(db: Db, crawlId: string): Promise<number> {
+  const r = await db
+    .selectFrom('crawl_urls')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('crawl_id', '=', crawlId)
+    .where('state', '=', 'done')
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
 }
 
 // ---- discovery frontier ----------------------------------------------------------------

@@ -121,10 +121,15 @@ export async function finalizeCrawl(db: Kysely<DB>, crawlId: string, opts: Final
 
     let status: string;
     let error: ErrorInfo | null = null;
+    const discoveryError = crawl.discovery_error as ErrorInfo | null;
     if (opts.cancelled) status = 'cancelled';
     else if (scanned === 0) {
       status = 'failed';
-      error = (root_error as ErrorInfo | null) ?? { code: 'no_pages', message: 'no page of the site could be reached' };
+      error = (root_error as ErrorInfo | null) ?? discoveryError ?? { code: 'no_pages', message: 'no page of the site could be reached' };
+    } else if (discoveryError) {
+      // Discovery stopped short: what it found was scanned, the rest of the site was never seen.
+      status = 'completed_partial';
+      error = discoveryError;
     } else if (crawl.failed_pages > 0 || crawl.enrich_failed_pages > 0) status = 'completed_partial';
     else status = 'completed';
 

@@ -21,6 +21,11 @@ export async function findSite(db: Db, id: string): Promise<SiteRecord | undefin
   return mapRow(siteFromRow, await db.selectFrom('sites').selectAll().where('id', '=', id).executeTakeFirst());
 }
 
+/** The address the site really lives at (its home page redirected, e.g. to www.); its identity, `hostname`, stays. */
+export async function setSiteBaseUrl(db: Db, id: string, baseUrl: string): Promise<void> {
+  await db.updateTable('sites').set({ base_url: baseUrl }).where('id', '=', id).execute();
+}
+
 export async function listSites(db: Db): Promise<SiteRecord[]> {
   return (await db.selectFrom('sites').selectAll().orderBy('hostname').orderBy('id').execute()).map(siteFromRow);
 }
