@@ -26,7 +26,9 @@ export const configSchema = z.object({
   MAX_CRAWL_PAGES: intIn(1, 1_000_000, 1000),
   PAGE_SCAN_CONCURRENCY: intIn(1, 64, 3),
   AI_ENRICHMENT_CONCURRENCY: intIn(1, 64, 2),
-  PAGE_LOAD_TIMEOUT_MS: intIn(1000, 300_000, 30_000),
+  PAGE_LOAD_TIMEOUT_MS: intIn(1000, 120_000, 30_000),
+  /** The whole scan of one page; under the page-scan activity's 4-minute limit. */
+  SCAN_DEADLINE_MS: intIn(10_000, 200_000, 120_000),
   CHROMIUM_PATH: z.string().min(1).optional(),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
@@ -58,6 +60,7 @@ export interface Config {
   readonly pageScanConcurrency: number;
   readonly aiEnrichmentConcurrency: number;
   readonly pageLoadTimeoutMs: number;
+  readonly scanDeadlineMs: number;
   readonly chromiumPath: string | undefined;
   /** Set when OPENAI_API_KEY or OPENAI_BASE_URL is: enrichment then asks that model; unset, the offline enricher writes the texts. */
   readonly openai: { readonly apiKey: string; readonly baseUrl: string | undefined; readonly model: string; readonly timeoutMs: number } | undefined;
@@ -102,6 +105,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pageScanConcurrency: c.PAGE_SCAN_CONCURRENCY,
     aiEnrichmentConcurrency: c.AI_ENRICHMENT_CONCURRENCY,
     pageLoadTimeoutMs: c.PAGE_LOAD_TIMEOUT_MS,
+    scanDeadlineMs: Math.max(c.SCAN_DEADLINE_MS, c.PAGE_LOAD_TIMEOUT_MS + 20_000),
     chromiumPath: c.CHROMIUM_PATH,
     // A local OpenAI-compatible server (vLLM, Ollama, a test double) may need no key: its URL alone enables it.
     openai:

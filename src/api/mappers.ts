@@ -53,6 +53,7 @@ export function scanDto(s: ScanRecord, findings: FindingRecord[] | null) {
     ...scanListItemDto(s),
     summary: results ? s.summary : null,
     issues: results && findings ? findings.map((f) => scanIssueDto(f)) : null,
+    issuesLeftOut: results ? s.issuesLeftOut : null,
   };
 }
 

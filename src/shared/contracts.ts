@@ -39,6 +39,7 @@ export const PAGE_ERROR_CODES = [
   'not_html',
   'forbidden_target',
   'too_many_redirects',
+  'too_large',
   'browser_error',
 ] as const;
 export type PageErrorCode = (typeof PAGE_ERROR_CODES)[number];

@@ -113,6 +113,7 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
       pageScanConcurrency: config.pageScanConcurrency,
       aiEnrichmentConcurrency: config.aiEnrichmentConcurrency,
       pageLoadTimeoutMs: config.pageLoadTimeoutMs,
+      scanDeadlineMs: config.scanDeadlineMs,
       enricher: createEnricher(config.openai, database.db, logger),
       overrides: opts.overrides,
     });

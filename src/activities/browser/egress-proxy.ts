@@ -21,8 +21,15 @@ export interface EgressProxy {
   server: string;
   blocked: BlockedRequest[];
   failures: EgressFailure[];
+  /** Bytes received from the site so far (all connections); past `maxBytes` every connection is cut. */
+  readonly bytes: number;
   close(): Promise<void>;
 }
+
+/** Bytes one page may pull through the proxy (document and every sub-resource together). */
+export const MAX_PAGE_BYTES = 50 * 1024 * 1024;
+/** A connection (tunnel or plain request) with nothing flowing for this long is closed. */
+export const IDLE_CONNECTION_MS = 20_000;
 
 /** Header on answers the proxy makes itself, naming the error code. */
 export const PROXY_ERROR_HEADER = 'x-a11y-audit-egress';
@@ -44,11 +51,27 @@ const HOP_BY_HOP = new Set(['proxy-authorization', 'proxy-connection', 'connecti
  * here, held to the target policy, and connected to the vetted address, so DNS rebinding cannot
  * slip a private address in between the check and the connection.
  */
-export async function startEgressProxy(policy: TargetPolicy, opts: { connectTimeoutMs?: number } = {}): Promise<EgressProxy> {
+export async function startEgressProxy(
+  policy: TargetPolicy,
+  opts: { connectTimeoutMs?: number; idleMs?: number; maxBytes?: number } = {},
+): Promise<EgressProxy> {
   const blocked: BlockedRequest[] = [];
   const failures: EgressFailure[] = [];
   const sockets = new Set<net.Socket>();
   const connectTimeoutMs = opts.connectTimeoutMs ?? 15_000;
+  const idleMs = opts.idleMs ?? IDLE_CONNECTION_MS;
+  const maxBytes = opts.maxBytes ?? MAX_PAGE_BYTES;
+  let bytes = 0;
+  let overCap = false;
+  /** Counts what the site sends; past the cap, says so once and cuts every connection. */
+  const meter = (target: string) => (chunk: Buffer) => {
+    bytes += chunk.length;
+    if (bytes > maxBytes && !overCap) {
+      overCap = true;
+      failures.push({ target, code: 'too_large', message: `the page pulled more than ${Math.round(maxBytes / 1024 / 1024)} MiB; the scanner stopped loading it` });
+      for (const s of sockets) s.destroy();
+    }
+  };
 
   const server = http.createServer(async (req, res) => {
     let url: URL;
@@ -74,6 +97,11 @@ export async function startEgressProxy(policy: TargetPolicy, opts: { connectTime
       return;
     }
     const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !HOP_BY_HOP.has(k)));
+    if (overCap) {
+      res.writeHead(502, { [PROXY_ERROR_HEADER]: 'too_large' }).end();
+      return;
+    }
+    // `timeout` is the socket's idle limit: connecting, waiting for the answer, or mid-body.
     const upstream = http.request({
       host: verdict.address ?? url.hostname,
       port,
@@ -81,12 +109,18 @@ export async function startEgressProxy(policy: TargetPolicy, opts: { connectTime
       path: url.pathname + url.search,
       headers,
       setHost: false,
-      timeout: connectTimeoutMs,
+      timeout: Math.min(connectTimeoutMs, idleMs),
     });
     upstream.on('response', (up) => {
+      if (overCap) return void upstream.destroy();
       const out = Object.fromEntries(Object.entries(up.headers).filter(([k]) => !HOP_BY_HOP.has(k)));
       res.writeHead(up.statusCode ?? 502, up.statusMessage, out as http.OutgoingHttpHeaders);
+      up.on('data', meter(url.host));
       up.pipe(res);
+    });
+    upstream.on('socket', (s) => {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
     });
     upstream.on('timeout', () => upstream.destroy(Object.assign(new Error('connect timed out'), { code: 'ETIMEDOUT' })));
     upstream.on('error', (err) => {
@@ -123,17 +157,30 @@ export async function startEgressProxy(policy: TargetPolicy, opts: { connectTime
       client.end(`HTTP/1.1 502 Bad Gateway\r\n${PROXY_ERROR_HEADER}: ${f.code}\r\n\r\n`);
       return;
     }
+    if (overCap) {
+      client.end(`HTTP/1.1 502 Bad Gateway\r\n${PROXY_ERROR_HEADER}: too_large\r\n\r\n`);
+      return;
+    }
     const upstream = net.connect({ host: verdict.address ?? hostname!, port, timeout: connectTimeoutMs });
     sockets.add(upstream);
     upstream.on('close', () => sockets.delete(upstream));
+    let connected = false;
     upstream.once('connect', () => {
-      upstream.setTimeout(0);
+      connected = true;
+      // A tunnel with nothing flowing for a while is closed, so a resource that never ends cannot hold the page.
+      upstream.setTimeout(idleMs);
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length) upstream.write(head);
+      upstream.on('data', meter(target));
       upstream.pipe(client);
       client.pipe(upstream);
     });
-    upstream.on('timeout', () => upstream.destroy(Object.assign(new Error('connect timed out'), { code: 'ETIMEDOUT' })));
+    upstream.on('timeout', () => {
+      if (connected) {
+        upstream.destroy();
+        client.destroy();
+      } else upstream.destroy(Object.assign(new Error('connect timed out'), { code: 'ETIMEDOUT' }));
+    });
     upstream.on('error', (err) => {
       const f = failureOf(target, err);
       failures.push(f);
@@ -154,6 +201,9 @@ export async function startEgressProxy(policy: TargetPolicy, opts: { connectTime
     server: `http://127.0.0.1:${port}`,
     blocked,
     failures,
+    get bytes() {
+      return bytes;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

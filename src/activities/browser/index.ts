@@ -4,6 +4,7 @@ import { getPageUrl, savePageScanOutcome } from '../../db/repositories/page.repo
 import { countFindings, endCrawlPageScan, findScan, saveScanPageInfo, saveScanResult, setScanStage } from '../../db/repositories/scan.repository.ts';
 import type { Database } from '../../db/database.ts';
 import { FAILURE_TYPES, type ScanPageResult, type ScanStage } from '../../shared/contracts.ts';
+import { capFindings } from '../../shared/findings-cap.ts';
 import { pageScore } from '../../shared/score.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
 import type { Logger } from '../../logger.ts';
@@ -18,6 +19,8 @@ export interface BrowserActivityDeps {
   browser: BrowserProvider;
   policy: TargetPolicy;
   pageLoadTimeoutMs: number;
+  /** Hard limit of one page's scan (`SCAN_DEADLINE_MS`); unset: scanUrl's default. */
+  scanDeadlineMs?: number;
   logger: Logger;
 }
 
@@ -45,6 +48,7 @@ export function createBrowserActivities(deps: BrowserActivityDeps) {
           browser,
           policy: deps.policy,
           pageLoadTimeoutMs: deps.pageLoadTimeoutMs,
+          deadlineMs: deps.scanDeadlineMs,
           signal: ctx.cancellationSignal,
           onStage: async (s) => {
             stage = s;
@@ -58,11 +62,17 @@ export function createBrowserActivities(deps: BrowserActivityDeps) {
         await saveScanPageInfo(deps.db, scanId, { finalUrl: result.finalUrl, httpStatus: result.httpStatus });
         return result;
       }
+      // The score counts every finding; only the stored list is capped.
+      const score = pageScore(result.findings);
+      const { kept, leftOut } = capFindings(result.findings);
+      if (leftOut) deps.logger.warn({ scanId, url, kept: kept.length, leftOut: leftOut.total }, 'more findings than a page keeps; the rest are counted per rule');
+      result.findings = kept;
       await saveScanResult(deps.db, scanId, {
+        issuesLeftOut: leftOut,
         pageTitle: result.pageTitle,
         finalUrl: result.finalUrl,
         httpStatus: result.httpStatus,
-        score: pageScore(result.findings),
+        score,
         passes: result.passes,
         findings: result.findings.map((f) => ({
           ...f,

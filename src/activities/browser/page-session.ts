@@ -19,6 +19,9 @@ export type OpenPageResult =
   | { kind: 'loaded'; page: Page; finalUrl: string; httpStatus: number | null; pageTitle: string | null; blocked: BlockedRequest[] }
   | { kind: 'page-error'; error: PageError; finalUrl: string | null; httpStatus: number | null };
 
+/** How long after DOMContentLoaded the scan waits for `load` (images, frames, scripts) before checking the page anyway. */
+export const LOAD_WAIT_MS = 10_000;
+
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
 
 /**
@@ -54,12 +57,18 @@ export async function openPageContext(opts: OpenPageOptions): Promise<PageContex
       page.setDefaultTimeout(opts.pageLoadTimeoutMs);
       // A page's dialogs (alert on load, confirm on unload) would block every later step.
       page.on('dialog', (d) => void d.dismiss().catch(() => {}));
+      // Pop-ups the page opens are closed at once: only the page itself is checked. (Not every new
+      // page of the context: axe opens one of its own to assemble frame results.)
+      page.on('popup', (p) => void p.close().catch(() => {}));
       await opts.onLoading?.();
       let response: Response | null;
       try {
-        response = await page.goto(url, { waitUntil: 'load', timeout: opts.pageLoadTimeoutMs });
+        // The document first: a sub-resource that never ends must not cost the page (see below).
+        response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: opts.pageLoadTimeoutMs });
       } catch (err) {
         opts.signal?.throwIfAborted();
+        const cut = proxy?.failures.find((f) => f.code === 'too_large');
+        if (cut) return pageError('too_large', cut.message, null, null);
         // A tunnel the proxy refused or could not open: its own record says why.
         const viaProxy = proxy?.failures.at(-1);
         if (viaProxy && /ERR_TUNNEL_CONNECTION_FAILED|ERR_PROXY|ERR_EMPTY_RESPONSE|ERR_HTTP_RESPONSE_CODE_FAILURE/.test(String(err))) {
@@ -67,8 +76,12 @@ export async function openPageContext(opts: OpenPageOptions): Promise<PageContex
         }
         return { kind: 'page-error', error: classifyNavigationError(err), finalUrl: null, httpStatus: null };
       }
+      await holdStill(page);
       const finalUrl = page.url();
       const httpStatus = response?.status() ?? null;
+      // The document alone went past the proxy's byte cap: no page a person reads is that big.
+      const tooLarge = proxy?.failures.find((f) => f.code === 'too_large');
+      if (tooLarge) return pageError('too_large', tooLarge.message, finalUrl, httpStatus);
       const proxyCode = await response?.headerValue(PROXY_ERROR_HEADER);
       if (proxyCode) {
         const f = proxy?.failures.at(-1);
@@ -81,9 +94,11 @@ export async function openPageContext(opts: OpenPageOptions): Promise<PageContex
       if (!HTML_TYPES.test(contentType)) {
         return pageError('not_html', `content type ${contentType.split(';')[0]} is not HTML`, finalUrl, httpStatus);
       }
+      // Then `load` and a quiet spell, each within a bound: past them the page is checked as it is.
+      await page.waitForLoadState('load', { timeout: Math.min(LOAD_WAIT_MS, opts.pageLoadTimeoutMs) }).catch(() => {});
       await settle(page, Math.min(5000, opts.pageLoadTimeoutMs));
       const pageTitle = (await page.title().catch(() => '')).trim() || null;
-      return { kind: 'loaded', page, finalUrl, httpStatus, pageTitle, blocked };
+      return { kind: 'loaded', page, finalUrl: page.url() || finalUrl, httpStatus, pageTitle, blocked };
     },
     async close() {
       opts.signal?.removeEventListener('abort', onAbort);
@@ -91,6 +106,42 @@ export async function openPageContext(opts: OpenPageOptions): Promise<PageContex
       await proxy?.close();
     },
   };
+}
+
+/**
+ * From the first document on, the page stays put: a meta refresh, a script redirect or a refresh
+ * loop would pull the document out from under the checks. Only the main frame's document
+ * requests are intercepted (CDP Fetch with a Document pattern), so sub-resources and the HTTP
+ * cache are untouched, and frames still load.
+ */
+const released = new WeakMap<Page, { depth: number }>();
+
+/** Runs `fn` (an engine's own reload) with the page free to navigate. */
+export async function withNavigation<T>(page: Page, fn: () => Promise<T>): Promise<T> {
+  const state = released.get(page) ?? { depth: 0 };
+  released.set(page, state);
+  state.depth++;
+  try {
+    return await fn();
+  } finally {
+    state.depth--;
+  }
+}
+
+async function holdStill(page: Page): Promise<void> {
+  try {
+    const cdp = await page.context().newCDPSession(page);
+    const { frameTree } = await cdp.send('Page.getFrameTree');
+    const main = frameTree.frame.id;
+    cdp.on('Fetch.requestPaused', (e) => {
+      const block = e.frameId === main && e.resourceType === 'Document' && !(released.get(page)?.depth ?? 0);
+      const sent = block ? cdp.send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'Aborted' }) : cdp.send('Fetch.continueRequest', { requestId: e.requestId });
+      void sent.catch(() => {});
+    });
+    await cdp.send('Fetch.enable', { patterns: [{ resourceType: 'Document', requestStage: 'Request' }] });
+  } catch {
+    // Not Chromium, or the page is already gone: the scan goes on without the hold.
+  }
 }
 
 function pageError(code: PageError['code'], message: string, finalUrl: string | null, httpStatus: number | null): OpenPageResult {

@@ -96,6 +96,13 @@ export const ScanSchema = z
     ...base,
     summary: ScanSummarySchema.nullable().openapi({ description: 'Set once status is completed or completed_partial.' }),
     issues: z.array(ScanIssueSchema).nullable().openapi({ description: 'Set once status is completed or completed_partial.' }),
+    issuesLeftOut: z
+      .object({ total: z.number().int(), byRule: z.record(z.string(), z.number().int()) })
+      .nullable()
+      .openapi({
+        description:
+          'A page keeps at most 2,000 issues (every rule keeps at least one; then confirmed before needs_review, by severity); the rest are counted here per rule. Null when none was left out. The score counts them all.',
+      }),
   })
   .openapi('Scan');
 

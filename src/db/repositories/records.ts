@@ -50,6 +50,8 @@ export interface ScanRecord {
   score: number | null;
   summary: ScanSummary | null;
   enginePasses: PassedRuleInfo[] | null;
+  /** Findings past the per-page cap, counted per rule (null: none left out). */
+  issuesLeftOut: { total: number; byRule: Record<string, number> } | null;
   error: PageError | null;
   clientIp: string | null;
   createdAt: Date;
@@ -74,6 +76,7 @@ export function scanFromRow(r: PageScan): ScanRecord {
     score: r.score,
     summary: (r.summary as ScanSummary | null) ?? null,
     enginePasses: (r.engine_passes as PassedRuleInfo[] | null) ?? null,
+    issuesLeftOut: (r.issues_left_out as ScanRecord['issuesLeftOut']) ?? null,
     error: (r.error as PageError | null) ?? null,
     clientIp: r.client_ip,
     createdAt: r.created_at,

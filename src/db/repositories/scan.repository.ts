@@ -90,6 +90,8 @@ export interface ScanResultValues {
   score: number;
   passes: PassedRuleInfo[];
   findings: NewFindingRecord[];
+  /** Findings past the per-page cap, counted per rule. */
+  issuesLeftOut?: { total: number; byRule: Record<string, number> } | null;
 }
 
 export function findingToRow(pageScanId: string, f: NewFindingRecord): NewFinding {
@@ -134,6 +136,7 @@ export async function saveScanResult(db: Kysely<DB>, id: string, r: ScanResultVa
         http_status: r.httpStatus,
         score: r.score,
         engine_passes: JSON.stringify(r.passes),
+        issues_left_out: r.issuesLeftOut ? JSON.stringify(r.issuesLeftOut) : null,
       })
       .where('id', '=', id)
       .execute();

@@ -1,6 +1,7 @@
 import type { CDPSession, Page } from 'playwright';
 import type { FindingDraft } from '../axe-findings.ts';
 import { ensureInPage } from '../in-page.ts';
+import { withNavigation } from '../page-session.ts';
 import { focusVerdict, type FocusLook } from '../keyboard/focus-visible.ts';
 import { analyseWalk, judgeProbe, keyHints, mentionsKeys, trailingCycle, trapOutcome, type Cycle, type FocusPos } from '../keyboard/focus-walk.ts';
 import { ownFinding, understandingUrl, type EngineResult, type PageSession, type ScanEngine } from './engine.ts';
@@ -358,7 +359,7 @@ export const keyboardEngine: ScanEngine = {
       // bounce focus between elements for ever): walk again at a human pace, from a fresh page.
       const paced = state.late > 0;
       if (paced) {
-        await page.reload({ waitUntil: 'load', timeout: 15_000 });
+        await withNavigation(page, () => page.reload({ waitUntil: 'load', timeout: 15_000 }));
         await ensureInPage(page);
         await page.evaluate(installProbe);
         await probe(page, (k) => k.blur());
