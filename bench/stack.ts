@@ -42,7 +42,7 @@ export async function startStack(
     ...extraEnv,
   };
   if (opts.fresh !== false) rmSync(env.DATA_DIR!, { recursive: true, force: true });
-  delete env.DATABASE_URL;
+  if (!extraEnv.DATABASE_URL) delete env.DATABASE_URL;
   delete env.TEMPORAL_ADDRESS;
   const api = `http://127.0.0.1:${port}`;
   const t0 = performance.now();

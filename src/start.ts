@@ -9,6 +9,7 @@ import { startEmbeddedPostgres, type EmbeddedPg } from './db/embedded.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createLogger } from './logger.ts';
 import { ensureWorkflowBundle } from './workers/workflow-bundle.ts';
+import { decideRestart, type RestartState } from './shared/restart-policy.ts';
 import { startDevServer, type DevServer } from '../temporal-dev/dev-server.ts';
 
 const t0 = performance.now();
@@ -26,10 +27,12 @@ let pg: EmbeddedPg | undefined;
 let temporal: DevServer | undefined;
 const children: ChildProcess[] = [];
 let stopping = false;
+const restartTimers = new Set<NodeJS.Timeout>();
 
 async function stopAll(code: number): Promise<never> {
   if (stopping) return new Promise<never>(() => {});
   stopping = true;
+  for (const t of restartTimers) clearTimeout(t);
   logger.info('stopping');
   // API first (no new work), then the worker (finishes or hands back its activities), then the servers.
   for (const child of [...children].reverse()) await stopChild(child);
@@ -85,19 +88,38 @@ try {
   await ensureWorkflowBundle(path.join(config.dataDir, 'bundles'));
 
   const env = { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress };
-  for (const [name, script] of [
-    ['worker', path.join(here, 'workers', 'worker.ts')],
-    ['api', path.join(here, 'api', 'server.ts')],
-  ] as const) {
+  /**
+   * Runs a service process and restarts it when it dies (a worker killed by a Chromium
+   * out-of-memory crash must not take the API down): at once after a healthy run, with back-off
+   * while it keeps dying young, and everything stops only when restarts keep failing.
+   */
+  const supervise = (name: string, script: string, state: RestartState = { quickFailures: 0 }) => {
+    const startedAt = Date.now();
     const child = spawn(process.execPath, [script], { env, stdio: 'inherit' });
-    child.once('exit', (code, signal) => {
-      if (!stopping) {
-        logger.error({ process: name, code, signal }, 'a service process exited; stopping everything');
-        void stopAll(1);
-      }
-    });
     children.push(child);
-  }
+    child.once('exit', (code, signal) => {
+      children.splice(children.indexOf(child), 1);
+      if (stopping) return;
+      const ranForMs = Date.now() - startedAt;
+      const decision = decideRestart(state, ranForMs);
+      if (!decision.restart) {
+        logger.fatal({ process: name, code, signal, failuresInARow: decision.state.quickFailures }, `the ${name} process keeps dying; stopping everything`);
+        void stopAll(1);
+        return;
+      }
+      logger.error(
+        { process: name, code, signal, ranForSeconds: Math.round(ranForMs / 1000), restartInMs: decision.delayMs },
+        `the ${name} process exited (${signal ? `signal ${signal}` : `exit code ${code}`}); restarting it`,
+      );
+      const timer = setTimeout(() => {
+        restartTimers.delete(timer);
+        if (!stopping) supervise(name, script, decision.state);
+      }, decision.delayMs);
+      restartTimers.add(timer);
+    });
+  };
+  supervise('worker', path.join(here, 'workers', 'worker.ts'));
+  supervise('api', path.join(here, 'api', 'server.ts'));
 
   const apiBase = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
   const deadline = Date.now() + 120_000;

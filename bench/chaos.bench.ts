@@ -1,0 +1,121 @@
+// Chaos benchmark (issue 14): `npm start` crawls a generated 300-page site on loopback while the
+// worker process is SIGKILLed at random moments (10 times; `npm start` restarts it) and
+// PostgreSQL is stopped and started again once. Then it checks and prints: the crawl completed,
+// every page has exactly one scan in the crawl, no issue fingerprint twice, the counters agree
+// with the rows, and no activity ran past its start-to-close timeout.
+//
+//   node bench/chaos.bench.ts [--pages 300] [--kills 10] [--seed 1]
+//
+// Asserts nothing; exits 1 when an invariant does not hold, so a run can be scripted.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Client, Connection } from '@temporalio/client';
+import { createDb } from '../src/db/database.ts';
+import { startEmbeddedPostgres, type EmbeddedPg } from '../src/db/embedded.ts';
+import { freePort } from '../temporal-dev/dev-server.ts';
+import { activityTimeouts, crawlInvariants } from '../test/helpers/crawl-invariants.ts';
+import { findProcess, startStack } from './stack.ts';
+
+const { values } = parseArgs({
+  options: { pages: { type: 'string', default: '300' }, kills: { type: 'string', default: '10' }, seed: { type: 'string', default: '1' } },
+});
+const PAGES = Number(values.pages);
+const KILLS = Number(values.kills);
+let seed = Number(values.seed);
+const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const log = (m: string) => console.log(`[chaos ${new Date().toISOString().slice(11, 19)}] ${m}`);
+
+/** 300 pages: an index of sections, each section listing its pages; every page has one barrier. */
+function startSite(): Promise<{ origin: string; close(): void }> {
+  const perSection = 20;
+  const sections = Math.ceil((PAGES - 1) / (perSection + 1));
+  const page = (title: string, body: string) =>
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><main><h1>${title}</h1>${body}<img src="/pixel.gif" width="10" height="10"></main></body></html>`;
+  const server = http.createServer((req, res) => {
+    const u = new URL(req.url ?? '/', 'http://x');
+    const send = (body: string) => res.writeHead(200, { 'content-type': 'text/html' }).end(body);
+    if (u.pathname === '/pixel.gif') return void setTimeout(() => res.writeHead(200, { 'content-type': 'image/gif' }).end(Buffer.from('R0lGODlhAQABAAAAACw=', 'base64')), 300);
+    if (u.pathname === '/') return send(page('Chaos site', `<ul>${Array.from({ length: sections }, (_, s) => `<li><a href="/s/${s}">Section ${s}</a></li>`).join('')}</ul>`));
+    let m = /^\/s\/(\d+)$/.exec(u.pathname);
+    if (m) return send(page(`Section ${m[1]}`, `<ul>${Array.from({ length: perSection }, (_, i) => `<li><a href="/s/${m![1]}/p/${i}">Page ${i} of section ${m![1]}</a></li>`).join('')}</ul>`));
+    m = /^\/s\/(\d+)\/p\/(\d+)$/.exec(u.pathname);
+    if (m) return send(page(`Page ${m[2]} of section ${m[1]}`, `<p>Text of page ${m[2]}.</p>`));
+    res.writeHead(404).end();
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() })),
+  );
+}
+
+const pgPort = await freePort();
+const pgDir = path.resolve('.data', 'chaos-pg');
+const startPg = () => startEmbeddedPostgres({ dataDir: pgDir, port: pgPort, database: 'chaos' });
+let pg: EmbeddedPg = await startPg();
+const site = await startSite();
+const stack = await startStack('chaos', { DATABASE_URL: pg.url, LOG_LEVEL: 'error' });
+const t0 = performance.now();
+const worker = () => findProcess('workers/worker.ts', `PORT=${new URL(stack.api).port}`);
+let exitCode = 1;
+try {
+  const siteRow = await stack.call('/api/sites', { method: 'POST', body: JSON.stringify({ url: `${site.origin}/` }) });
+  const { crawlId } = await stack.call(`/api/sites/${siteRow.id}/crawl`, { method: 'POST', body: JSON.stringify({ maxPages: PAGES }) });
+  log(`crawl ${crawlId} of ${PAGES} pages started`);
+  const crawl = () => stack.call(`/api/sites/${siteRow.id}/crawls/${crawlId}`).catch(() => undefined);
+  const running = (c: any) => !c || ['queued', 'running'].includes(c.status);
+
+  let kills = 0;
+  let pgRestarted = false;
+  while (kills < KILLS || !pgRestarted) {
+    await new Promise((r) => setTimeout(r, 4000 + random() * 12_000));
+    const c = await crawl();
+    if (!running(c)) break;
+    if (kills === Math.floor(KILLS / 2) && !pgRestarted) {
+      log(`restarting PostgreSQL (scanned ${c?.scannedPages ?? '?'})`);
+      await pg.stop();
+      await new Promise((r) => setTimeout(r, 2000));
+      pg = await startPg();
+      pgRestarted = true;
+      continue;
+    }
+    const pid = worker();
+    if (pid === undefined) continue; // being restarted
+    process.kill(pid, 'SIGKILL');
+    kills++;
+    log(`kill ${kills}: SIGKILL worker ${pid} (scanned ${c?.scannedPages ?? '?'} of ${c?.totalPages ?? '?'})`);
+  }
+  let c: any;
+  for (;;) {
+    c = await crawl();
+    if (!running(c)) break;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const db = createDb(pg.url, { max: 2 });
+  const inv = await crawlInvariants(db, crawlId);
+  await db.destroy();
+  const connection = await Connection.connect({ address: stack.temporalAddress });
+  const timeouts = await activityTimeouts(new Client({ connection }), crawlId);
+  await connection.close();
+  const problems = [...inv.problems, ...(timeouts.START_TO_CLOSE ? [`${timeouts.START_TO_CLOSE} activities ran past start-to-close`] : [])];
+  console.log(
+    [
+      '',
+      `chaos: ${PAGES}-page site, ${kills} worker kills (SIGKILL), PostgreSQL restarted ${pgRestarted ? 'once' : 'never'}, ${seconds.toFixed(0)} s`,
+      `  crawl            ${inv.status}, totalPages ${inv.totalPages}, scannedPages ${inv.scannedPages}, enrichedPages ${inv.enrichedPages}, failedPages ${inv.failedPages}`,
+      `  rows             ${inv.rows.pages} pages, ${inv.rows.scans} scans, ${inv.rows.scanned} scanned, ${inv.rows.enriched} enriched, ${inv.rows.failed} failed`,
+      `  scans per page   ${inv.rows.pagesWithSeveralScans} pages with more than one, ${inv.rows.pagesWithoutScan} without`,
+      `  duplicates       ${inv.duplicateIssueFingerprints} issue fingerprints, ${inv.duplicateFindingFingerprints} finding fingerprints`,
+      `  timeouts         ${Object.entries(timeouts).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'} (heartbeat timeouts are how a killed worker is noticed)`,
+      `  verdict          ${problems.length ? `FAIL: ${problems.join('; ')}` : 'PASS: every invariant holds'}`,
+      '',
+    ].join('\n'),
+  );
+  exitCode = problems.length ? 1 : 0;
+} finally {
+  await stack.stop();
+  await pg.stop();
+  site.close();
+}
+process.exit(exitCode);
