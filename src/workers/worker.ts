@@ -34,7 +34,12 @@ const db = createDb(config.databaseUrl);
 await migrateToLatest(db);
 const bundle = await ensureWorkflowBundle(path.join(config.dataDir, 'bundles'));
 const connection = await NativeConnection.connect({ address: config.temporalAddress });
-const browser = createBrowserProvider({ executablePath: resolveChromiumPath(config.chromiumPath) });
+const browser = createBrowserProvider({
+  executablePath: resolveChromiumPath(config.chromiumPath),
+  onFallback: (mode, err) =>
+    logger.warn({ mode, reason: String((err as Error)?.message ?? err).split('\n')[0] }, 'Chromium did not start this way; trying the next, less isolated way'),
+  onLaunch: (mode) => logger.info({ sandbox: mode }, 'Chromium started'),
+});
 const queues = taskQueues(config.taskQueuePrefix);
 const workers = await createWorkers({
   connection,
@@ -48,6 +53,7 @@ const workers = await createWorkers({
   pageScanConcurrency: config.pageScanConcurrency,
   aiEnrichmentConcurrency: config.aiEnrichmentConcurrency,
   pageLoadTimeoutMs: config.pageLoadTimeoutMs,
+  scanDeadlineMs: config.scanDeadlineMs,
   enricher: createEnricher(config.openai, db, logger),
 });
 

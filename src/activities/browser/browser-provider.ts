@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type LaunchOptions } from 'playwright';
 
 /** Flags that keep Debian's Chromium quiet and offline-safe on our machines. */
 export const CHROMIUM_ARGS = [
-  '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
   '--no-first-run',
@@ -23,21 +24,73 @@ export function resolveChromiumPath(configured?: string): string {
   return '/usr/bin/chromium';
 }
 
+/** Runs Chromium as `nobody` when the worker is root (scripts/chromium-unprivileged.sh). */
+export const UNPRIVILEGED_WRAPPER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'scripts', 'chromium-unprivileged.sh');
+
+export type SandboxMode = 'sandboxed' | 'sandboxed-as-nobody' | 'no-sandbox';
+
+/**
+ * How Chromium is launched, best first: with its sandbox; as root, with its sandbox as `nobody`
+ * (Chromium will not sandbox itself as root); and only when the machine allows neither (no user
+ * namespaces, no setpriv), without it, as `--no-sandbox`.
+ */
+export function launchPlans(executablePath: string, uid = process.getuid?.() ?? 1000): Array<{ mode: SandboxMode; options: LaunchOptions }> {
+  const base = { headless: true, args: CHROMIUM_ARGS };
+  const plans: Array<{ mode: SandboxMode; options: LaunchOptions }> = [];
+  if (uid !== 0) plans.push({ mode: 'sandboxed', options: { ...base, executablePath, chromiumSandbox: true } });
+  else if (existsSync('/usr/bin/setpriv') || existsSync('/bin/setpriv')) {
+    plans.push({
+      mode: 'sandboxed-as-nobody',
+      options: { ...base, executablePath: UNPRIVILEGED_WRAPPER, chromiumSandbox: true, env: { ...process.env, A11Y_CHROMIUM: executablePath } },
+    });
+  }
+  plans.push({ mode: 'no-sandbox', options: { ...base, executablePath, chromiumSandbox: false } });
+  return plans;
+}
+
 /** One Chromium per worker process, launched on first use and relaunched if it dies. */
 export interface BrowserProvider {
   get(): Promise<Browser>;
   close(): Promise<void>;
+  /** How the running Chromium was launched (undefined before the first launch). */
+  readonly sandbox: SandboxMode | undefined;
 }
 
-export function createBrowserProvider(opts: { executablePath: string }): BrowserProvider {
+export function createBrowserProvider(opts: {
+  executablePath: string;
+  onFallback?: (mode: SandboxMode, err: unknown) => void;
+  onLaunch?: (mode: SandboxMode) => void;
+}): BrowserProvider {
   let launching: Promise<Browser> | undefined;
+  let sandbox: SandboxMode | undefined;
+  /** The first plan that starts is kept for later relaunches. */
+  let plans = launchPlans(opts.executablePath);
+  async function launch(): Promise<Browser> {
+    for (;;) {
+      const plan = plans[0]!;
+      try {
+        const b = await chromium.launch(plan.options);
+        sandbox = plan.mode;
+        plans = [plan];
+        opts.onLaunch?.(plan.mode);
+        return b;
+      } catch (err) {
+        if (plans.length === 1) throw err;
+        opts.onFallback?.(plan.mode, err);
+        plans = plans.slice(1);
+      }
+    }
+  }
   return {
+    get sandbox() {
+      return sandbox;
+    },
     async get() {
       if (launching) {
         const b = await launching.catch(() => undefined);
         if (b?.isConnected()) return b;
       }
-      launching = chromium.launch({ executablePath: opts.executablePath, headless: true, args: CHROMIUM_ARGS });
+      launching = launch();
       return launching;
     },
     async close() {
