@@ -10,7 +10,7 @@ describe('discovery URL rules', () => {
     expect(normalizeUrl('https://example.org:443/')).toBe('https://example.org/');
     expect(normalizeUrl('../c', 'https://example.org/a/b/')).toBe('https://example.org/a/c');
     expect(normalizeUrl('#section', 'https://example.org/page')).toBe('https://example.org/page');
-    for (const bad of ['mailto:a@b.c', 'tel:+44123', 'javascript:void(0)', 'ftp://example.org/', 'http://user:pw@example.org/', 'http://[bad']) {
+    for (const bad of ['mailto:a@b.c', 'tel:+44123', 'javascript:void(0)', 'file:///etc/passwd', 'data:text/html,<a href=x>', 'ftp://example.org/', 'http://user:pw@example.org/', 'http://[bad']) {
       expect(normalizeUrl(bad, 'https://example.org/'), bad).toBeUndefined();
     }
   });
