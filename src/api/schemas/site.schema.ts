@@ -57,7 +57,14 @@ export const CrawlSchema = z
     overallScore: z.number().int().nullable(),
     newIssues: z.number().int().nullable(),
     fixedIssues: z.number().int().nullable(),
-    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    error: z
+      .object({ code: z.string(), message: z.string() })
+      .nullable()
+      .openapi({
+        description:
+          'Why the crawl failed or is partial beyond failed pages: `no_pages` or the first page\'s error code (failed); `off_site_redirect` (the home page redirects to another site), ' +
+          '`robots_disallowed` (robots.txt shuts every page), `discovery_failed` (discovery stopped after its retries), `fetch_budget_spent` (discovery used its 4 requests per page of maxPages). Null otherwise.',
+      }),
     createdAt: z.string(),
     startedAt: z.string().nullable(),
     completedAt: z.string().nullable(),
