@@ -11,7 +11,7 @@ export interface RestartPolicy {
   maxQuickFailures: number;
 }
 
-export const DEFAULT_RESTART_POLICY: RestartPolicy = { healthyAfterMs: 60_000, initialDelayMs: 1_000, maxDelayMs: 30_000, maxQuickFailures: 5 };
+export const DEFAULT_RESTART_POLICY: RestartPolicy = { healthyAfterMs: 30_000, initialDelayMs: 1_000, maxDelayMs: 30_000, maxQuickFailures: 5 };
 
 export interface RestartState {
   quickFailures: number;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { decideRestart, type RestartPolicy } from '../../src/shared/restart-policy.ts';
 
-const policy: RestartPolicy = { healthyAfterMs: 60_000, initialDelayMs: 1_000, maxDelayMs: 8_000, maxQuickFailures: 5 };
+const policy: RestartPolicy = { healthyAfterMs: 30_000, initialDelayMs: 1_000, maxDelayMs: 8_000, maxQuickFailures: 5 };
 
 describe('restarting a dead service process', () => {
   it('restarts at once after a long healthy run', () => {
-    expect(decideRestart({ quickFailures: 3 }, 120_000, policy)).toEqual({ restart: true, delayMs: 0, state: { quickFailures: 0 } });
+    expect(decideRestart({ quickFailures: 3 }, 45_000, policy)).toEqual({ restart: true, delayMs: 0, state: { quickFailures: 0 } });
   });
 
   it('backs off, doubling up to the cap, while it keeps dying soon after starting, then gives up', () => {
