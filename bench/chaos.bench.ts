@@ -7,7 +7,7 @@
 //   node bench/chaos.bench.ts [--pages 300] [--kills 10] [--seed 1]
 //
 // Asserts nothing; exits 1 when an invariant does not hold, so a run can be scripted.
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -57,6 +57,8 @@ function startSite(): Promise<{ origin: string; close(): void }> {
 
 const pgPort = await freePort();
 const pgDir = path.resolve('.data', 'chaos-pg');
+// A fresh database each run: a crawl left by an interrupted run must not get in the way.
+rmSync(pgDir, { recursive: true, force: true });
 const startPg = () => startEmbeddedPostgres({ dataDir: pgDir, port: pgPort, database: 'chaos' });
 let pg: EmbeddedPg = await startPg();
 const site = await startSite();
