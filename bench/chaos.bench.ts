@@ -110,7 +110,12 @@ try {
   const connection = await Connection.connect({ address: stack.temporalAddress });
   const timeouts = await activityTimeouts(new Client({ connection }), crawlId);
   await connection.close();
-  const problems = [...inv.problems, ...(timeouts.START_TO_CLOSE ? [`${timeouts.START_TO_CLOSE} activities ran past start-to-close`] : [])];
+  const ranPast = Object.entries(timeouts.byActivity).filter(([k]) => /^(scanCrawlPage|enrichCrawlPage|discoverPages):START_TO_CLOSE$/.test(k));
+  const problems = [
+    ...inv.problems,
+    ...(timeouts.workflows === 0 ? ['no workflow of the crawl found in Temporal'] : []),
+    ...ranPast.map(([k, n]) => `${n} x ${k} (ran past its limit)`),
+  ];
   console.log(
     [
       '',
@@ -119,7 +124,7 @@ try {
       `  rows             ${inv.rows.pages} pages, ${inv.rows.scans} scans, ${inv.rows.scanned} scanned, ${inv.rows.enriched} enriched, ${inv.rows.failed} failed`,
       `  scans per page   ${inv.rows.pagesWithSeveralScans} pages with more than one, ${inv.rows.pagesWithoutScan} without`,
       `  duplicates       ${inv.duplicateIssueFingerprints} issue fingerprints, ${inv.duplicateFindingFingerprints} finding fingerprints`,
-      `  timeouts         ${Object.entries(timeouts).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'} (heartbeat timeouts are how a killed worker is noticed)`,
+      `  timeouts         ${Object.entries(timeouts.byActivity).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'} in ${timeouts.workflows} workflow runs (heartbeat timeouts are how a killed worker is noticed; a workflow-queue activity without heartbeat is noticed by its 2-minute start-to-close)`,
       `  verdict          ${problems.length ? `FAIL: ${problems.join('; ')}` : 'PASS: every invariant holds'}`,
       '',
     ].join('\n'),

@@ -84,21 +84,46 @@ export async function crawlInvariants(db: Kysely<DB>, crawlId: string, expect: {
   return out;
 }
 
+/** Timeouts seen in a crawl's workflow histories. */
+export interface TimeoutReport {
+  /** Workflow runs read (the crawl's runs and its discovery). */
+  workflows: number;
+  /** `<activity>:<TIMEOUT_TYPE>` -> count: attempts that timed out and were retried (the next attempt's `lastFailure`), or timed out for good. */
+  byActivity: Record<string, number>;
+  /** Timeouts of each type, over all activities. */
+  byType: Record<string, number>;
+}
+
+const TIMEOUT_TYPES = ['UNSPECIFIED', 'START_TO_CLOSE', 'SCHEDULE_TO_START', 'SCHEDULE_TO_CLOSE', 'HEARTBEAT'];
+
 /**
- * Activity timeouts in every run of a crawl's workflows, by kind. Heartbeat timeouts are how
- * Temporal notices a killed worker; a start-to-close timeout would mean an activity ran past
- * its limit.
+ * Activity timeouts in every run of a crawl's workflows. Temporal writes a retried attempt's
+ * failure only into the next attempt's started event (`lastFailure`), so both that and final
+ * timeouts are read. Heartbeat timeouts are how a killed worker is noticed; a start-to-close
+ * timeout of an activity that heartbeats would mean it ran past its limit.
  */
-export async function activityTimeouts(client: import('@temporalio/client').Client, crawlId: string): Promise<Record<string, number>> {
-  const counts: Record<string, number> = {};
+export async function activityTimeouts(client: import('@temporalio/client').Client, crawlId: string): Promise<TimeoutReport> {
+  const report: TimeoutReport = { workflows: 0, byActivity: {}, byType: {} };
+  const typeName = (t: unknown) => (typeof t === 'number' ? (TIMEOUT_TYPES[t] ?? String(t)) : String(t));
+  const add = (activity: string, t: unknown) => {
+    const type = typeName(t);
+    report.byActivity[`${activity}:${type}`] = (report.byActivity[`${activity}:${type}`] ?? 0) + 1;
+    report.byType[type] = (report.byType[type] ?? 0) + 1;
+  };
   for await (const wf of client.workflow.list({ query: `crawlId = "${crawlId}"` })) {
+    report.workflows++;
     const history = await client.workflow.getHandle(wf.workflowId, wf.runId).fetchHistory();
+    const names = new Map<string, string>();
     for (const e of history.events ?? []) {
-      const t = e.activityTaskTimedOutEventAttributes?.failure?.timeoutFailureInfo?.timeoutType;
-      if (t === undefined || t === null) continue;
-      const name = typeof t === 'number' ? (['UNSPECIFIED', 'START_TO_CLOSE', 'SCHEDULE_TO_START', 'SCHEDULE_TO_CLOSE', 'HEARTBEAT'][t] ?? String(t)) : String(t);
-      counts[name] = (counts[name] ?? 0) + 1;
+      const id = String(e.eventId);
+      if (e.activityTaskScheduledEventAttributes) names.set(id, e.activityTaskScheduledEventAttributes.activityType?.name ?? '?');
+      const started = e.activityTaskStartedEventAttributes;
+      const retried = started?.lastFailure?.timeoutFailureInfo?.timeoutType;
+      if (started && retried !== undefined && retried !== null) add(names.get(String(started.scheduledEventId)) ?? '?', retried);
+      const timedOut = e.activityTaskTimedOutEventAttributes;
+      const final = timedOut?.failure?.timeoutFailureInfo?.timeoutType;
+      if (timedOut && final !== undefined && final !== null) add(names.get(String(timedOut.scheduledEventId)) ?? '?', final);
     }
   }
-  return counts;
+  return report;
 }
