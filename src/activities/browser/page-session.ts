@@ -61,6 +61,10 @@ export async function openPageContext(opts: OpenPageOptions): Promise<PageContex
       // page of the context: axe opens one of its own to assemble frame results.)
       page.on('popup', (p) => void p.close().catch(() => {}));
       await opts.onLoading?.();
+      // Held still from the first document's DOMContentLoaded on (see holdStill); set up before
+      // navigating so that no refresh slips through between the two.
+      const hold = await holdStill(page);
+      page.once('domcontentloaded', hold.lock);
       let response: Response | null;
       try {
         // The document first: a sub-resource that never ends must not cost the page (see below).
@@ -76,7 +80,7 @@ export async function openPageContext(opts: OpenPageOptions): Promise<PageContex
         }
         return { kind: 'page-error', error: classifyNavigationError(err), finalUrl: null, httpStatus: null };
       }
-      await holdStill(page);
+      hold.lock();
       const finalUrl = page.url();
       const httpStatus = response?.status() ?? null;
       // The document alone went past the proxy's byte cap: no page a person reads is that big.
@@ -114,11 +118,11 @@ export async function openPageContext(opts: OpenPageOptions): Promise<PageContex
  * requests are intercepted (CDP Fetch with a Document pattern), so sub-resources and the HTTP
  * cache are untouched, and frames still load.
  */
-const released = new WeakMap<Page, { depth: number }>();
+const released = new WeakMap<Page, { depth: number; opening: boolean }>();
 
 /** Runs `fn` (an engine's own reload) with the page free to navigate. */
 export async function withNavigation<T>(page: Page, fn: () => Promise<T>): Promise<T> {
-  const state = released.get(page) ?? { depth: 0 };
+  const state = released.get(page) ?? { depth: 0, opening: false };
   released.set(page, state);
   state.depth++;
   try {
@@ -128,13 +132,16 @@ export async function withNavigation<T>(page: Page, fn: () => Promise<T>): Promi
   }
 }
 
-async function holdStill(page: Page): Promise<void> {
+async function holdStill(page: Page): Promise<{ lock: () => void }> {
+  const state = { depth: 0, opening: true };
+  released.set(page, state);
+  const lock = () => void (state.opening = false);
   try {
     const cdp = await page.context().newCDPSession(page);
     const { frameTree } = await cdp.send('Page.getFrameTree');
     const main = frameTree.frame.id;
     cdp.on('Fetch.requestPaused', (e) => {
-      const block = e.frameId === main && e.resourceType === 'Document' && !(released.get(page)?.depth ?? 0);
+      const block = e.frameId === main && e.resourceType === 'Document' && !state.opening && state.depth === 0;
       const sent = block ? cdp.send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'Aborted' }) : cdp.send('Fetch.continueRequest', { requestId: e.requestId });
       void sent.catch(() => {});
     });
@@ -142,6 +149,7 @@ async function holdStill(page: Page): Promise<void> {
   } catch {
     // Not Chromium, or the page is already gone: the scan goes on without the hold.
   }
+  return { lock };
 }
 
 function pageError(code: PageError['code'], message: string, finalUrl: string | null, httpStatus: number | null): OpenPageResult {
