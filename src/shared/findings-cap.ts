@@ -1,3 +1,5 @@
+import { SEVERITIES, type Severity } from './contracts.ts';
+
 /**
  * Findings kept per page. A page with thousands of failing elements (a generated table, a
  * 200,000-element DOM) would otherwise flood the database and every report; past the cap the
@@ -10,7 +12,6 @@ export interface LeftOut {
   byRule: Record<string, number>;
 }
 
-const SEVERITY_RANK: Record<string, number> = { critical: 0, serious: 1, moderate: 2, minor: 3 };
 
 /**
  * The findings to keep: every rule keeps at least its most important finding, then the rest by
@@ -18,7 +19,11 @@ const SEVERITY_RANK: Record<string, number> = { critical: 0, serious: 1, moderat
  */
 export function capFindings<T extends { ruleId: string; type: string; severity: string }>(findings: readonly T[], max = MAX_FINDINGS_PER_PAGE): { kept: T[]; leftOut: LeftOut | null } {
   if (findings.length <= max) return { kept: [...findings], leftOut: null };
-  const rank = (f: T) => (f.type === 'confirmed' ? 0 : 10) + (SEVERITY_RANK[f.severity] ?? 4);
+  const severity = (s: string) => {
+    const i = SEVERITIES.indexOf(s as Severity);
+    return i < 0 ? SEVERITIES.length : i;
+  };
+  const rank = (f: T) => (f.type === 'confirmed' ? 0 : 10) + severity(f.severity);
   const order = findings.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i);
   const chosen = new Set<number>();
   const seenRules = new Set<string>();
