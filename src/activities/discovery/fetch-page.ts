@@ -41,7 +41,18 @@ export interface FetchOptions {
  * and port (the same resolution the check made), so a second DNS answer cannot swap in a
  * private address, and a test's resolver decides where names lead.
  */
+const agents = new WeakMap<TargetPolicy, Map<number, Agent>>();
+
+/** One pool per policy and port, kept for the process: keep-alive connections are reused across a crawl's fetches. */
 function pinnedAgent(policy: TargetPolicy, port: number): Agent {
+  let byPort = agents.get(policy);
+  if (!byPort) agents.set(policy, (byPort = new Map()));
+  let agent = byPort.get(port);
+  if (!agent) byPort.set(port, (agent = createPinnedAgent(policy, port)));
+  return agent;
+}
+
+function createPinnedAgent(policy: TargetPolicy, port: number): Agent {
   type Callback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
   const lookup = (hostname: string, options: LookupOptions, callback: Callback) => {
     policy.pin(hostname, port).then(
@@ -133,13 +144,9 @@ async function fetchPageOnce(url: string, opts: FetchOptions): Promise<FetchOutc
     if (!verdict.allowed) return { kind: 'forbidden', reason: verdict.reason };
     const target = new URL(current);
     const dispatcher = pinnedAgent(opts.policy, Number(target.port || (target.protocol === 'https:' ? 443 : 80)));
-    try {
-      const outcome = await fetchHop(current, dispatcher, opts);
-      if (outcome.kind !== 'redirect') return outcome;
-      current = outcome.next;
-    } finally {
-      void dispatcher.close().catch(() => {});
-    }
+    const outcome = await fetchHop(current, dispatcher, opts);
+    if (outcome.kind !== 'redirect') return outcome;
+    current = outcome.next;
   }
   return { kind: 'broken', finalUrl: current, status: 310 };
 }
