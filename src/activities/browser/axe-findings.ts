@@ -332,11 +332,12 @@ export function mergeFindings(drafts: readonly FindingDraft[]): FindingDraft[] {
   return [...byKey.values()];
 }
 
-export function passedRules(rules: readonly AxeRuleResult[]): PassedRule[] {
+/** `counts`: elements that passed per rule, where the passes themselves were trimmed (axe's `resultTypes`). */
+export function passedRules(rules: readonly AxeRuleResult[], counts: Readonly<Record<string, number>> = {}): PassedRule[] {
   const out: PassedRule[] = [];
   for (const rule of rules) {
     const sc = criterionForTags(rule.tags);
-    if (sc) out.push({ ruleId: rule.id, help: rule.help, wcagCriterion: sc.id, elements: rule.nodes.length });
+    if (sc) out.push({ ruleId: rule.id, help: rule.help, wcagCriterion: sc.id, elements: counts[rule.id] ?? rule.nodes.length });
   }
   return out;
 }

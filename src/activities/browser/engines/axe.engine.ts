@@ -1,7 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { AXE_WCAG_TAGS } from '../../../shared/wcag.ts';
 import { findingsFromAxe, passedRules, type AxeRuleResult, type FindingDraft } from '../axe-findings.ts';
-import { AXE_WITH_CUSTOM_RULES } from '../in-page.ts';
+import { runAxe } from '../in-page.ts';
 import type { EngineResult, PageSession, ScanEngine } from './engine.ts';
 
 /**
@@ -57,18 +56,17 @@ async function withoutInert(page: PageSession['page'], rules: AxeRuleResult[]): 
     .filter((r) => r.nodes.length > 0);
 }
 
-/** axe-core with WCAG 2.0/2.1/2.2 A/AA tags, plus the service's rules registered into the same pass. */
+/** axe-core with WCAG 2.0/2.1/2.2 A/AA tags, plus the service's rules registered into the same pass, run inside the page. */
 export const axeEngine: ScanEngine = {
   id: 'axe',
   stage: 'AxeChecks',
   async run({ page }: PageSession): Promise<EngineResult> {
-    // `options()` replaces every option set before it, so the tags go in the same object.
-    const results = await new AxeBuilder({ page, axeSource: AXE_WITH_CUSTOM_RULES })
-      .options({
-        runOnly: { type: 'tag', values: [...AXE_WCAG_TAGS] },
-        rules: Object.fromEntries(Object.keys(AXE_EXPERIMENTAL).map((id) => [id, { enabled: true }])),
-      })
-      .analyze();
+    const results = await runAxe(page, {
+      runOnly: { type: 'tag', values: [...AXE_WCAG_TAGS] },
+      rules: Object.fromEntries(Object.keys(AXE_EXPERIMENTAL).map((id) => [id, { enabled: true }])),
+      // Passes are only read for their rule ids: one node each is enough, and far less to copy.
+      resultTypes: ['violations', 'incomplete'],
+    });
     const violations = await withoutInert(page, results.violations as AxeRuleResult[]);
     const incomplete = results.incomplete as AxeRuleResult[];
     const confirmedNow = violations.filter((r) => (AXE_EXPERIMENTAL[r.id]?.violations ?? 'confirmed') === 'confirmed');
@@ -79,6 +77,6 @@ export const axeEngine: ScanEngine = {
       ...findingsFromAxe(downgraded, 'needs_review'),
       ...findingsFromAxe(review, 'needs_review'),
     ];
-    return { findings, passes: passedRules(results.passes as AxeRuleResult[]) };
+    return { findings, passes: passedRules(results.passes as AxeRuleResult[], results.passCounts) };
   },
 };
