@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 const bool = z
@@ -24,7 +25,12 @@ export const configSchema = z.object({
     .regex(/^[a-z0-9-]*$/, 'lower-case letters, digits and dashes only')
     .default(''),
   MAX_CRAWL_PAGES: intIn(1, 1_000_000, 1000),
-  PAGE_SCAN_CONCURRENCY: intIn(1, 64, 3),
+  /** Unset: one more than the cores, at least 3 and at most 8 (3 on our 2-core machines). */
+  PAGE_SCAN_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+  /** Pages one scan slot's tab loads before it is replaced by a fresh one. */
+  TAB_MAX_PAGES: intIn(1, 100_000, 100),
+  /** Pages a Chromium serves before it is replaced by a fresh one (once its tabs are done). */
+  BROWSER_MAX_PAGES: intIn(1, 10_000_000, 2000),
   AI_ENRICHMENT_CONCURRENCY: intIn(1, 64, 2),
   PAGE_LOAD_TIMEOUT_MS: intIn(1000, 120_000, 30_000),
   /** The whole scan of one page; under the page-scan activity's 4-minute limit. */
@@ -35,6 +41,16 @@ export const configSchema = z.object({
   OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
   OPENAI_TIMEOUT_MS: intIn(1000, 600_000, 30_000),
   ALLOW_PRIVATE_TARGETS: bool,
+  /**
+   * `host:port` pairs (comma-separated) that may be crawled although they resolve to a private
+   * address: an intranet site, or a loopback test site. Everything else is still vetted, through
+   * the egress proxy.
+   */
+  ALLOWED_PRIVATE_HOSTS: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/, 'host:port pairs, e.g. intranet.example:443 or [::1]:8080'))),
   SCAN_RATE_LIMIT: intIn(0, 1_000_000, 10),
   API_KEYS: z.string().optional(),
   TRUST_PROXY: bool,
@@ -58,6 +74,8 @@ export interface Config {
   readonly taskQueuePrefix: string;
   readonly maxCrawlPages: number;
   readonly pageScanConcurrency: number;
+  readonly tabMaxPages: number;
+  readonly browserMaxPages: number;
   readonly aiEnrichmentConcurrency: number;
   readonly pageLoadTimeoutMs: number;
   readonly scanDeadlineMs: number;
@@ -65,6 +83,7 @@ export interface Config {
   /** Set when OPENAI_API_KEY or OPENAI_BASE_URL is: enrichment then asks that model; unset, the offline enricher writes the texts. */
   readonly openai: { readonly apiKey: string; readonly baseUrl: string | undefined; readonly model: string; readonly timeoutMs: number } | undefined;
   readonly allowPrivateTargets: boolean;
+  readonly allowedPrivateHosts: readonly string[];
   readonly scanRateLimit: number;
   readonly apiKeys: readonly string[];
   readonly trustProxy: boolean;
@@ -102,7 +121,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     temporalUiPort: c.TEMPORAL_UI_PORT,
     taskQueuePrefix: c.TASK_QUEUE_PREFIX,
     maxCrawlPages: c.MAX_CRAWL_PAGES,
-    pageScanConcurrency: c.PAGE_SCAN_CONCURRENCY,
+    pageScanConcurrency: c.PAGE_SCAN_CONCURRENCY ?? defaultPageScanSlots(),
+    tabMaxPages: c.TAB_MAX_PAGES,
+    browserMaxPages: c.BROWSER_MAX_PAGES,
     aiEnrichmentConcurrency: c.AI_ENRICHMENT_CONCURRENCY,
     pageLoadTimeoutMs: c.PAGE_LOAD_TIMEOUT_MS,
     scanDeadlineMs: Math.max(c.SCAN_DEADLINE_MS, c.PAGE_LOAD_TIMEOUT_MS + 20_000),
@@ -113,9 +134,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ? Object.freeze({ apiKey: c.OPENAI_API_KEY ?? 'unused', baseUrl: c.OPENAI_BASE_URL, model: c.OPENAI_MODEL, timeoutMs: c.OPENAI_TIMEOUT_MS })
         : undefined,
     allowPrivateTargets: c.ALLOW_PRIVATE_TARGETS,
+    allowedPrivateHosts: Object.freeze(c.ALLOWED_PRIVATE_HOSTS),
     scanRateLimit: c.SCAN_RATE_LIMIT,
     apiKeys: Object.freeze(apiKeys),
     trustProxy: c.TRUST_PROXY,
     logLevel: c.LOG_LEVEL,
   });
+}
+
+/**
+ * Page-scan slots when PAGE_SCAN_CONCURRENCY is unset: a page's checks keep one core busy, with
+ * waits for the network and for layout in between, so one slot more than the cores keeps them
+ * busy; at least 3 (the specification's stage concurrency), at most 8 (memory: a tab each).
+ */
+export function defaultPageScanSlots(cores = availableParallelism()): number {
+  return Math.min(8, Math.max(3, cores + 1));
 }

@@ -28,7 +28,7 @@ const app = createApp({
   db,
   temporal,
   logger,
-  policy: createTargetPolicy({ allowPrivate: config.allowPrivateTargets }),
+  policy: createTargetPolicy({ allowPrivate: config.allowPrivateTargets, allowHosts: config.allowedPrivateHosts }),
   queues: taskQueues(config.taskQueuePrefix),
 });
 

@@ -1,7 +1,8 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createAiActivities, type AiActivities } from '../activities/ai/index.ts';
-import { createBrowserActivities, type BrowserActivities } from '../activities/browser/index.ts';
+import { createBrowserActivities, type BrowserActivities, type BrowserActivityDeps } from '../activities/browser/index.ts';
 import type { BrowserProvider } from '../activities/browser/browser-provider.ts';
+import type { TabPool } from '../activities/browser/tab-pool.ts';
 import { createDiscoveryActivities, type DiscoveryActivities } from '../activities/discovery/index.ts';
 import { createPersistenceActivities, type PersistenceActivities } from '../activities/persistence/index.ts';
 import type { Enricher } from '../activities/ai/enricher.ts';
@@ -17,6 +18,8 @@ export interface WorkerDeps {
   workflowBundlePath: string;
   db: Database;
   browser: BrowserProvider;
+  /** The page-scan slots' tabs (createTabPool with `pageScanConcurrency` slots); whoever makes it closes it. */
+  tabs: TabPool;
   policy: TargetPolicy;
   logger: Logger;
   pageScanConcurrency: number;
@@ -25,6 +28,8 @@ export interface WorkerDeps {
   scanDeadlineMs?: number;
   /** Writes issue texts: chosen once from configuration (`createEnricher`). */
   enricher: Enricher;
+  /** The engines each page runs; the production set unless a test picks others. */
+  scanEngines?: BrowserActivityDeps['scanEngines'];
   /** Replace activities (tests inject failures this way). */
   overrides?: {
     ai?: Partial<AiActivities>;

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import { createBrowserProvider, resolveChromiumPath } from '../activities/browser/browser-provider.ts';
+import { createTabPool } from '../activities/browser/tab-pool.ts';
 import { loadConfig } from '../config.ts';
 import { createDb } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -40,6 +41,16 @@ const browser = createBrowserProvider({
     logger.warn({ mode, reason: String((err as Error)?.message ?? err).split('\n')[0] }, 'Chromium did not start this way; trying the next, less isolated way'),
   onLaunch: (mode) => logger.info({ sandbox: mode }, 'Chromium started'),
 });
+const policy = createTargetPolicy({ allowPrivate: config.allowPrivateTargets, allowHosts: config.allowedPrivateHosts });
+const tabs = createTabPool({
+  browser,
+  policy,
+  pageLoadTimeoutMs: config.pageLoadTimeoutMs,
+  slots: config.pageScanConcurrency,
+  maxPagesPerTab: config.tabMaxPages,
+  maxPagesPerBrowser: config.browserMaxPages,
+  logger,
+});
 const queues = taskQueues(config.taskQueuePrefix);
 const workers = await createWorkers({
   connection,
@@ -48,7 +59,8 @@ const workers = await createWorkers({
   workflowBundlePath: bundle,
   db,
   browser,
-  policy: createTargetPolicy({ allowPrivate: config.allowPrivateTargets }),
+  tabs,
+  policy,
   logger,
   pageScanConcurrency: config.pageScanConcurrency,
   aiEnrichmentConcurrency: config.aiEnrichmentConcurrency,
@@ -68,6 +80,7 @@ logger.info({ queues, pageScan: config.pageScanConcurrency, aiEnrichment: config
 try {
   await runWorkers(workers, shutdown.signal);
 } finally {
+  await tabs.close();
   await browser.close();
   await connection.close();
   await db.destroy();

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { createEnricher } from '../../src/activities/ai/create-enricher.ts';
 import { createBrowserProvider, resolveChromiumPath, type BrowserProvider } from '../../src/activities/browser/browser-provider.ts';
+import { createTabPool, type TabPool } from '../../src/activities/browser/tab-pool.ts';
 import { createApp } from '../../src/api/app.ts';
 import type { AppDeps } from '../../src/api/env.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -60,6 +61,8 @@ export interface TestEnv {
   queues: TaskQueues;
   temporal: Client;
   browser: BrowserProvider;
+  /** The workers' page-scan tabs. */
+  tabs: TabPool;
   /** Base URL of the real HTTP API. */
   api: string;
   deps: AppDeps;
@@ -74,6 +77,7 @@ export interface TestEnvOptions {
   policy?: TargetPolicy;
   workers?: boolean;
   overrides?: WorkerDeps['overrides'];
+  scanEngines?: WorkerDeps['scanEngines'];
   enrichmentRetry?: AppDeps['enrichmentRetry'];
   discoveryOptions?: AppDeps['discoveryOptions'];
   temporalAddress?: string;
@@ -95,6 +99,14 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
   const temporal = new Client({ connection });
   const policy = opts.policy ?? createTargetPolicy({ allowPrivate: config.allowPrivateTargets });
   const browser = createBrowserProvider({ executablePath: resolveChromiumPath(config.chromiumPath) });
+  const tabs = createTabPool({
+    browser,
+    policy,
+    pageLoadTimeoutMs: config.pageLoadTimeoutMs,
+    slots: config.pageScanConcurrency,
+    maxPagesPerTab: config.tabMaxPages,
+    maxPagesPerBrowser: config.browserMaxPages,
+  });
 
   let workers: Worker[] = [];
   let running: Promise<void> | undefined;
@@ -108,6 +120,7 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
       workflowBundlePath: await ensureWorkflowBundle('.data/bundles'),
       db: database.db,
       browser,
+      tabs,
       policy,
       logger,
       pageScanConcurrency: config.pageScanConcurrency,
@@ -116,6 +129,7 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
       scanDeadlineMs: config.scanDeadlineMs,
       enricher: createEnricher(config.openai, database.db, logger),
       overrides: opts.overrides,
+      scanEngines: opts.scanEngines,
     });
     running = runWorkers(workers);
   }
@@ -154,6 +168,7 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
     queues,
     temporal,
     browser,
+    tabs,
     api: main.api,
     deps,
     startApi,
@@ -170,6 +185,7 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
       await running?.catch(() => {});
       await nativeConnection?.close();
       await connection.close();
+      await tabs.close();
       await browser.close();
       await database.drop();
     },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { envelope } from '../../src/api/schemas/common.schema.ts';
-import { loadConfig } from '../../src/config.ts';
+import { defaultPageScanSlots, loadConfig } from '../../src/config.ts';
 import { taskQueues } from '../../src/shared/task-queues.ts';
 
 describe('configuration', () => {
@@ -14,7 +14,10 @@ describe('configuration', () => {
       temporalAddress: undefined,
       temporalNamespace: 'default',
       maxCrawlPages: 1000,
-      pageScanConcurrency: 3,
+      pageScanConcurrency: defaultPageScanSlots(),
+      tabMaxPages: 100,
+      browserMaxPages: 2000,
+      allowedPrivateHosts: [],
       aiEnrichmentConcurrency: 2,
       allowPrivateTargets: false,
       scanRateLimit: 10,
@@ -33,6 +36,15 @@ describe('configuration', () => {
     expect(c.hostExplicit).toBe(true);
     expect(c.openai).toMatchObject({ apiKey: 'k', model: 'gpt-4o-mini' });
     expect(() => loadConfig({ PORT: 'x', PAGE_SCAN_CONCURRENCY: '0', ALLOW_PRIVATE_TARGETS: 'maybe' })).toThrow(/PORT[\s\S]*PAGE_SCAN_CONCURRENCY[\s\S]*ALLOW_PRIVATE_TARGETS/);
+  });
+
+  it('chooses page-scan slots from the cores: one more than the cores, between 3 and 8', () => {
+    expect([1, 2, 3, 4, 7, 16, 64].map((n) => defaultPageScanSlots(n))).toEqual([3, 3, 4, 5, 8, 8, 8]);
+  });
+
+  it('reads the private hosts a deployment lets through as host:port pairs, and refuses anything else', () => {
+    expect(loadConfig({ ALLOWED_PRIVATE_HOSTS: ' Intranet.example:443, 127.0.0.1:8080,[::1]:3000,, ' }).allowedPrivateHosts).toEqual(['intranet.example:443', '127.0.0.1:8080', '[::1]:3000']);
+    for (const bad of ['intranet.example', 'http://a:1', '10.0.0.1:80/x', '*:80']) expect(() => loadConfig({ ALLOWED_PRIVATE_HOSTS: bad }), bad).toThrow(/ALLOWED_PRIVATE_HOSTS/);
   });
 
   it('names task queues after the spec\'s stages, with an optional prefix', () => {

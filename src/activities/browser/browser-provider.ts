@@ -48,10 +48,15 @@ export function launchPlans(executablePath: string, uid = process.getuid?.() ?? 
   return plans;
 }
 
-/** One Chromium per worker process, launched on first use and relaunched if it dies. */
+/** One Chromium per worker process, launched on first use and relaunched if it dies or is retired. */
 export interface BrowserProvider {
   get(): Promise<Browser>;
   close(): Promise<void>;
+  /**
+   * Forgets the running Chromium without closing it (its tabs are still busy; whoever retires it
+   * closes it): the next `get()` launches a fresh one.
+   */
+  retire(): void;
   /** How the running Chromium was launched (undefined before the first launch). */
   readonly sandbox: SandboxMode | undefined;
 }
@@ -92,6 +97,9 @@ export function createBrowserProvider(opts: {
       }
       launching = launch();
       return launching;
+    },
+    retire() {
+      launching = undefined;
     },
     async close() {
       const b = await launching?.catch(() => undefined);

@@ -23,6 +23,11 @@ export interface EgressProxy {
   failures: EgressFailure[];
   /** Bytes received from the site so far (all connections); past `maxBytes` every connection is cut. */
   readonly bytes: number;
+  /**
+   * Starts the next page's account: byte count, blocked requests and failures back to zero. A
+   * slot's proxy serves page after page; open connections stay for reuse.
+   */
+  nextPage(): void;
   close(): Promise<void>;
 }
 
@@ -46,7 +51,7 @@ function failureOf(target: string, err: unknown): EgressFailure {
 const HOP_BY_HOP = new Set(['proxy-authorization', 'proxy-connection', 'connection', 'keep-alive', 'te', 'trailer', 'upgrade']);
 
 /**
- * A forward proxy on loopback for one scan's browser context. Every connection the page makes
+ * A forward proxy on loopback for one scan slot's browser context. Every connection the page makes
  * (navigations, each redirect hop, sub-resources, fetch, WebSockets through CONNECT) is resolved
  * here, held to the target policy, and connected to the vetted address, so DNS rebinding cannot
  * slip a private address in between the check and the connection.
@@ -203,6 +208,12 @@ export async function startEgressProxy(
     failures,
     get bytes() {
       return bytes;
+    },
+    nextPage() {
+      bytes = 0;
+      overCap = false;
+      blocked.length = 0;
+      failures.length = 0;
     },
     close: () =>
       new Promise<void>((resolve) => {

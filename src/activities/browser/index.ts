@@ -12,20 +12,30 @@ import { fingerprint } from './axe-findings.ts';
 import { groupKey } from './group-key.ts';
 import type { BrowserProvider } from './browser-provider.ts';
 import { isBrowserGone } from './classify-navigation-error.ts';
+import type { ScanEngine } from './engines/index.ts';
 import { scanUrl, type ScanUrlResult } from './scan-url.ts';
+import { TabCrashedError, type TabPool } from './tab-pool.ts';
 
 export interface BrowserActivityDeps {
   db: Database;
   browser: BrowserProvider;
+  /** The slots' tabs: one per slot and crawl (or single-page scan), reused from page to page. */
+  tabs: TabPool;
   policy: TargetPolicy;
   pageLoadTimeoutMs: number;
   /** Hard limit of one page's scan (`SCAN_DEADLINE_MS`); unset: scanUrl's default. */
   scanDeadlineMs?: number;
   logger: Logger;
+  /** The engines each page runs; the production set unless a test picks others. */
+  scanEngines?: readonly ScanEngine[];
 }
 
-/** Heartbeats on a timer so cancellation reaches a scan that is busy inside the page. */
-function startHeartbeat(details: () => unknown, everyMs = 2000): () => void {
+/**
+ * Heartbeats on a timer so cancellation reaches a scan that is busy inside the page. The SDK
+ * sends at most one heartbeat per 80% of the 30 s heartbeat timeout to the server anyway; 5 s
+ * keeps a cancellation's delay short without waking the activity for nothing.
+ */
+function startHeartbeat(details: () => unknown, everyMs = 5000): () => void {
   const ctx = Context.current();
   ctx.heartbeat(details());
   const timer = setInterval(() => ctx.heartbeat(details()), everyMs);
@@ -37,27 +47,47 @@ export function createBrowserActivities(deps: BrowserActivityDeps) {
    * Scans `url` for the page_scans row `scanId` and stores its findings. A page that cannot be
    * loaded is a result, not a failure: only a dead browser or database is retried.
    */
-  async function scanAndStore(scanId: string, url: string, onStage?: (s: ScanStage) => Promise<void>): Promise<ScanUrlResult> {
+  async function scanAndStore(scanId: string, url: string, tabOwner: { owner: string; keep: boolean }, onStage?: (s: ScanStage) => Promise<void>): Promise<ScanUrlResult> {
     const ctx = Context.current();
     let stage = 'Starting';
     const stopHeartbeat = startHeartbeat(() => ({ stage }));
+    const scanInTab = () =>
+      deps.tabs.use(
+        tabOwner.owner,
+        (tab) =>
+          Promise.race([
+            scanUrl(url, {
+              tab,
+              policy: deps.policy,
+              pageLoadTimeoutMs: deps.pageLoadTimeoutMs,
+              deadlineMs: deps.scanDeadlineMs,
+              signal: ctx.cancellationSignal,
+              engines: deps.scanEngines,
+              onStage: async (s) => {
+                stage = s;
+                ctx.heartbeat({ stage });
+                await onStage?.(s);
+              },
+            }),
+            ctx.cancelled,
+          ]),
+        { keep: tabOwner.keep },
+      );
     try {
-      const browser = await deps.browser.get();
-      const result = await Promise.race([
-        scanUrl(url, {
-          browser,
-          policy: deps.policy,
-          pageLoadTimeoutMs: deps.pageLoadTimeoutMs,
-          deadlineMs: deps.scanDeadlineMs,
-          signal: ctx.cancellationSignal,
-          onStage: async (s) => {
-            stage = s;
-            ctx.heartbeat({ stage });
-            await onStage?.(s);
-          },
-        }),
-        ctx.cancelled,
-      ]);
+      let result: ScanUrlResult;
+      try {
+        result = await scanInTab();
+      } catch (err) {
+        if (!(err instanceof TabCrashedError) || ctx.cancellationSignal.aborted) throw err;
+        // A crashed renderer takes only its tab: the page gets one more try in a new one.
+        deps.logger.warn({ scanId, url, error: err.message }, 'browser tab crashed; scanning the page again in a new tab');
+        try {
+          result = await scanInTab();
+        } catch (again) {
+          if (!(again instanceof TabCrashedError)) throw again;
+          result = { kind: 'page-error', error: { code: 'browser_error', message: `the page crashed the browser tab twice (${again.message})` }, finalUrl: null, httpStatus: null };
+        }
+      }
       if (result.kind === 'page-error') {
         await saveScanPageInfo(deps.db, scanId, { finalUrl: result.finalUrl, httpStatus: result.httpStatus });
         return result;
@@ -101,7 +131,8 @@ export function createBrowserActivities(deps: BrowserActivityDeps) {
     async scanPage(input: { scanId: string; reportStages: boolean }): Promise<ScanPageResult> {
       const scan = await findScan(deps.db, input.scanId);
       if (!scan) throw ApplicationFailure.nonRetryable(`scan ${input.scanId} does not exist`, FAILURE_TYPES.scanNotFound);
-      const result = await scanAndStore(scan.id, scan.url, input.reportStages ? (s) => setScanStage(deps.db, scan.id, s) : undefined);
+      // A single-page scan has no next page: its tab is closed when it is done.
+      const result = await scanAndStore(scan.id, scan.url, { owner: `scan:${scan.id}`, keep: false }, input.reportStages ? (s) => setScanStage(deps.db, scan.id, s) : undefined);
       if (result.kind === 'page-error') return { kind: 'page-error', error: result.error };
       deps.logger.info({ scanId: scan.id, findings: result.findings.length }, 'page scanned');
       return { kind: 'scanned', findings: result.findings.length, pageTitle: result.pageTitle };
@@ -122,7 +153,7 @@ export function createBrowserActivities(deps: BrowserActivityDeps) {
         if (state === 'failed') return { kind: 'page-error', error: scan?.error ?? { code: 'browser_error', message: 'failed' } };
         return { kind: 'scanned', findings: await countFindings(deps.db, row.id), pageTitle: scan?.pageTitle ?? null };
       }
-      const result = await scanAndStore(row.id, page.url);
+      const result = await scanAndStore(row.id, page.url, { owner: `crawl:${input.crawlId}`, keep: true });
       await deps.db.transaction().execute(async (trx) => {
         const ok = result.kind === 'scanned';
         const scan = await endCrawlPageScan(trx, row.id, ok ? null : result.error);

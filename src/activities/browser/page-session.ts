@@ -1,18 +1,21 @@
-import type { Browser, Page, Response } from 'playwright';
+import type { Browser, BrowserContext, CDPSession, Page, Response } from 'playwright';
 import type { PageError } from '../../shared/contracts.ts';
 import { DESKTOP_VIEWPORT } from '../../shared/audit-setup.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
 import { classifyNavigationError } from './classify-navigation-error.ts';
 import { PROXY_ERROR_HEADER, startEgressProxy, type BlockedRequest, type EgressProxy } from './egress-proxy.ts';
 
-export interface OpenPageOptions {
+export interface OpenTabOptions {
   browser: Browser;
   policy: TargetPolicy;
   pageLoadTimeoutMs: number;
-  /** Aborting closes the browser context, which ends whatever the page is doing. */
-  signal?: AbortSignal;
-  /** Called once the context exists and navigation starts. */
+}
+
+export interface LoadOptions {
+  /** Called once navigation starts. */
   onLoading?: () => Promise<void> | void;
+  /** Aborted: the navigation's failure is not a result of the page. */
+  signal?: AbortSignal;
 }
 
 export type OpenPageResult =
@@ -22,55 +25,118 @@ export type OpenPageResult =
 /** How long after DOMContentLoaded the scan waits for `load` (images, frames, scripts) before checking the page anyway. */
 export const LOAD_WAIT_MS = 10_000;
 
+/** The quiet spell after `load` that tells a page has finished building itself (see settle). */
+export const QUIET_MS = 250;
+
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
 
+/** Storage a page can leave for the next one of the same origin; the HTTP cache is kept on purpose. */
+const PAGE_STORAGE = 'cookies,local_storage,indexeddb,websql,file_systems,cache_storage,service_workers,shared_storage,storage_buckets';
+
 /**
- * A browser context with one page, its egress proxy and its cancellation hook. `close()` is
- * always called by whoever opened it.
+ * One scan slot's browser context with its one tab and its egress proxy, navigated from page to
+ * page: starting a context and its renderer costs more than most pages' checks. A tab belongs to
+ * one crawl or one single-page scan and is never handed to another (see tab-pool.ts); between two
+ * pages it forgets what the previous one stored (cookies, local and session storage, IndexedDB,
+ * caches), so that no page's result depends on which page came before. `close()` is always called
+ * by whoever opened it.
  */
-export interface PageContext {
-  load(url: string): Promise<OpenPageResult>;
+export interface Tab {
+  load(url: string, opts?: LoadOptions): Promise<OpenPageResult>;
+  /** Crashed, closed, or its browser is gone: no page can be loaded in it any more. */
+  readonly broken: boolean;
+  /** Whether the renderer crashed (a page to retry once in a new tab). */
+  readonly crashed: boolean;
+  /** Pages loaded so far. */
+  readonly pages: number;
+  readonly browser: Browser;
+  /** The current document's JavaScript heap, in bytes (0 when it cannot be read). */
+  heapBytes(): Promise<number>;
   close(): Promise<void>;
 }
 
-export async function openPageContext(opts: OpenPageOptions): Promise<PageContext> {
+export async function openTab(opts: OpenTabOptions): Promise<Tab> {
   // Unless private targets are allowed, every connection of the page goes through a vetting proxy.
   const proxy: EgressProxy | undefined = opts.policy.allowPrivate ? undefined : await startEgressProxy(opts.policy);
-  const context = await opts.browser
-    .newContext({
+  let context: BrowserContext | undefined;
+  try {
+    context = await opts.browser.newContext({
       viewport: DESKTOP_VIEWPORT,
       serviceWorkers: 'block',
       acceptDownloads: false,
       ...(proxy ? { proxy: { server: proxy.server } } : {}),
-    })
-    .catch(async (err) => {
-      await proxy?.close();
-      throw err;
     });
-  const onAbort = () => void context.close().catch(() => {});
-  opts.signal?.addEventListener('abort', onAbort, { once: true });
+    await context.addInitScript(trackChanges);
+    const page = await context.newPage();
+    return await tabOf(opts, context, page, proxy);
+  } catch (err) {
+    await context?.close().catch(() => {});
+    await proxy?.close();
+    throw err;
+  }
+}
+
+async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, proxy: EgressProxy | undefined): Promise<Tab> {
+  let pages = 0;
+  let crashed = false;
+  let closed = false;
+  page.setDefaultTimeout(opts.pageLoadTimeoutMs);
+  page.on('crash', () => void (crashed = true));
+  page.on('close', () => void (closed = true));
+  // A page's dialogs (alert on load, confirm on unload) would block every later step; leaving a
+  // page for the next one must not be refused by its beforeunload handler.
+  page.on('dialog', (d) => void (d.type() === 'beforeunload' ? d.accept() : d.dismiss()).catch(() => {}));
+  // Pop-ups the page opens are closed at once: only the page itself is checked.
+  page.on('popup', (p) => void p.close().catch(() => {}));
+  const hold = await holdStill(page);
+
+  /** Leaves the previous page and forgets what it stored, so the next page starts as a first visit. */
+  async function forgetPrevious(): Promise<void> {
+    const origin = originOf(page.url());
+    await page.evaluate(() => {
+      try {
+        sessionStorage.clear();
+      } catch {
+        // opaque origin or storage denied
+      }
+    }).catch(() => {});
+    hold.release();
+    await page.goto('about:blank', { timeout: 10_000 }).catch(() => {});
+    await context.clearCookies().catch(() => {});
+    if (origin) await hold.cdp?.send('Storage.clearDataForOrigin', { origin, storageTypes: PAGE_STORAGE }).catch(() => {});
+  }
+
   return {
-    async load(url: string): Promise<OpenPageResult> {
-      const blocked: BlockedRequest[] = proxy?.blocked ?? [];
-      await context.addInitScript(trackChanges);
-      const page = await context.newPage();
-      page.setDefaultTimeout(opts.pageLoadTimeoutMs);
-      // A page's dialogs (alert on load, confirm on unload) would block every later step.
-      page.on('dialog', (d) => void d.dismiss().catch(() => {}));
-      // Pop-ups the page opens are closed at once: only the page itself is checked. (Not every new
-      // page of the context: axe opens one of its own to assemble frame results.)
-      page.on('popup', (p) => void p.close().catch(() => {}));
-      await opts.onLoading?.();
+    get broken() {
+      return crashed || closed || page.isClosed() || !opts.browser.isConnected();
+    },
+    get crashed() {
+      return crashed;
+    },
+    get pages() {
+      return pages;
+    },
+    browser: opts.browser,
+    async heapBytes() {
+      return page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0).catch(() => 0);
+    },
+    async load(url: string, lopts: LoadOptions = {}): Promise<OpenPageResult> {
+      if (pages > 0) await forgetPrevious();
+      pages++;
+      proxy?.nextPage();
+      await lopts.onLoading?.();
       // Held still from the first document's DOMContentLoaded on (see holdStill); set up before
       // navigating so that no refresh slips through between the two.
-      const hold = await holdStill(page);
+      hold.release();
       page.once('domcontentloaded', hold.lock);
       let response: Response | null;
       try {
         // The document first: a sub-resource that never ends must not cost the page (see below).
         response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: opts.pageLoadTimeoutMs });
       } catch (err) {
-        opts.signal?.throwIfAborted();
+        lopts.signal?.throwIfAborted();
+        if (/page crashed|Target crashed/i.test(String(err))) crashed = true;
+        if (crashed) throw err;
         const cut = proxy?.failures.find((f) => f.code === 'too_large');
         if (cut) return pageError('too_large', cut.message, null, null);
         // A tunnel the proxy refused or could not open: its own record says why.
@@ -79,6 +145,8 @@ export async function openPageContext(opts: OpenPageOptions): Promise<PageContex
           return pageError(viaProxy.code, viaProxy.message, null, null);
         }
         return { kind: 'page-error', error: classifyNavigationError(err), finalUrl: null, httpStatus: null };
+      } finally {
+        page.off('domcontentloaded', hold.lock);
       }
       hold.lock();
       const finalUrl = page.url();
@@ -102,14 +170,24 @@ export async function openPageContext(opts: OpenPageOptions): Promise<PageContex
       await page.waitForLoadState('load', { timeout: Math.min(LOAD_WAIT_MS, opts.pageLoadTimeoutMs) }).catch(() => {});
       await settle(page, Math.min(5000, opts.pageLoadTimeoutMs));
       const pageTitle = (await page.title().catch(() => '')).trim() || null;
-      return { kind: 'loaded', page, finalUrl: page.url() || finalUrl, httpStatus, pageTitle, blocked };
+      // The proxy's own list, still growing while the checks run: the caller copies it when done.
+      return { kind: 'loaded', page, finalUrl: page.url() || finalUrl, httpStatus, pageTitle, blocked: proxy?.blocked ?? [] };
     },
     async close() {
-      opts.signal?.removeEventListener('abort', onAbort);
+      closed = true;
       await context.close().catch(() => {});
       await proxy?.close();
     },
   };
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    const o = new URL(url).origin;
+    return o === 'null' ? undefined : o;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -132,24 +210,36 @@ export async function withNavigation<T>(page: Page, fn: () => Promise<T>): Promi
   }
 }
 
-async function holdStill(page: Page): Promise<{ lock: () => void }> {
+interface Hold {
+  /** From now on the main frame's document stays. */
+  lock: () => void;
+  /** The next navigation may go ahead (the tab is about to load another page). */
+  release: () => void;
+  /** The tab's DevTools session, kept for the tab's life (undefined where there is none). */
+  cdp: CDPSession | undefined;
+}
+
+async function holdStill(page: Page): Promise<Hold> {
   const state = { depth: 0, opening: true };
   released.set(page, state);
   const lock = () => void (state.opening = false);
+  const release = () => void (state.opening = true);
+  let cdp: CDPSession | undefined;
   try {
-    const cdp = await page.context().newCDPSession(page);
+    cdp = await page.context().newCDPSession(page);
     const { frameTree } = await cdp.send('Page.getFrameTree');
     const main = frameTree.frame.id;
+    const session = cdp;
     cdp.on('Fetch.requestPaused', (e) => {
       const block = e.frameId === main && e.resourceType === 'Document' && !state.opening && state.depth === 0;
-      const sent = block ? cdp.send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'Aborted' }) : cdp.send('Fetch.continueRequest', { requestId: e.requestId });
+      const sent = block ? session.send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'Aborted' }) : session.send('Fetch.continueRequest', { requestId: e.requestId });
       void sent.catch(() => {});
     });
     await cdp.send('Fetch.enable', { patterns: [{ resourceType: 'Document', requestStage: 'Request' }] });
   } catch {
     // Not Chromium, or the page is already gone: the scan goes on without the hold.
   }
-  return { lock };
+  return { lock, release, cdp };
 }
 
 function pageError(code: PageError['code'], message: string, finalUrl: string | null, httpStatus: number | null): OpenPageResult {
@@ -170,8 +260,9 @@ function trackChanges(): void {
 }
 
 /**
- * Waits after `load` until the page has been quiet (no DOM change, no new resource) for 250 ms,
- * within a cap, so content that scripts build after load is there when the checks run.
+ * Waits after `load` until the page has been quiet (no DOM change, no new resource) for
+ * QUIET_MS, within a cap, so content that scripts build after load is there when the checks
+ * run. A static page has been quiet since before `load`, and passes at once.
  */
 async function settle(page: Page, capMs: number): Promise<void> {
   await page
@@ -187,7 +278,7 @@ async function settle(page: Page, capMs: number): Promise<void> {
           };
           check();
         }),
-      { quietMs: 250, capMs },
+      { quietMs: QUIET_MS, capMs },
     )
     .catch(() => {});
 }

@@ -4,15 +4,18 @@ import type { TargetPolicy } from '../../security/target-policy.ts';
 import { mergeFindings, type FindingDraft, type PassedRule } from './axe-findings.ts';
 import type { BlockedRequest } from './egress-proxy.ts';
 import { DEFAULT_ENGINES, type ScanEngine } from './engines/index.ts';
-import { openPageContext, type PageContext } from './page-session.ts';
+import { openTab, type Tab } from './page-session.ts';
 
 export interface ScanUrlOptions {
-  browser: Browser;
+  /** The slot's tab to load the page in (kept open for the next page unless it broke or hung). */
+  tab?: Tab;
+  /** Without `tab`: a tab of its own is opened in this browser and closed afterwards. */
+  browser?: Browser;
   policy: TargetPolicy;
   pageLoadTimeoutMs: number;
   /** Called as each stage starts, so callers can report progress and heartbeat. */
   onStage?: (stage: ScanStage) => Promise<void> | void;
-  /** Aborting closes the browser context, which ends whatever the page is doing. */
+  /** Aborting closes the tab, which ends whatever the page is doing. */
   signal?: AbortSignal;
   /** The engines to run, in order; the production set unless a test or the harness picks others. */
   engines?: readonly ScanEngine[];
@@ -48,9 +51,10 @@ export type ScanUrlResult =
   | { kind: 'page-error'; error: PageError; finalUrl: string | null; httpStatus: number | null };
 
 /**
- * Loads one URL in a fresh context, runs every engine on it in turn and merges their findings:
- * one per element and criterion. axe's findings are needed; an own check that throws on a
- * page is logged in `engines` and the scan goes on without it.
+ * Loads one URL in the slot's tab (or a tab of its own), runs every engine on it in turn and
+ * merges their findings: one per element and criterion. axe's findings are needed; an own check
+ * that throws on a page is logged in `engines` and the scan goes on without it. A renderer crash
+ * is thrown, with `tab.crashed` set, for the caller to retry in a new tab.
  */
 export async function scanUrl(url: string, opts: ScanUrlOptions): Promise<ScanUrlResult> {
   const deadlineMs = opts.deadlineMs ?? DEFAULT_SCAN_DEADLINE_MS;
@@ -59,10 +63,14 @@ export async function scanUrl(url: string, opts: ScanUrlOptions): Promise<ScanUr
   const signal = opts.signal ? AbortSignal.any([opts.signal, deadline.signal]) : deadline.signal;
   // Settles when the deadline passes, even if closing the tab does not end a pending call.
   const expired = new Promise<'expired'>((resolve) => deadline.signal.addEventListener('abort', () => resolve('expired'), { once: true }));
-  const ctx = await openPageContext({ ...opts, signal, onLoading: () => opts.onStage?.('Loading') });
+  if (!opts.tab && !opts.browser) throw new Error('scanUrl needs a tab or a browser');
+  const tab = opts.tab ?? (await openTab({ browser: opts.browser!, policy: opts.policy, pageLoadTimeoutMs: opts.pageLoadTimeoutMs }));
+  // Cancelled or past the deadline: closing the tab ends whatever the page is doing.
+  const onAbort = () => void tab.close();
+  signal.addEventListener('abort', onAbort, { once: true });
   try {
-    const outcome = await Promise.race([runScan(url, { ...opts, signal }, ctx), expired]).catch((err: unknown) => {
-      if (deadline.signal.aborted && !opts.signal?.aborted) return 'expired' as const;
+    const outcome = await Promise.race([runScan(url, { ...opts, signal }, tab), expired]).catch((err: unknown) => {
+      if (deadline.signal.aborted && !opts.signal?.aborted && !tab.crashed) return 'expired' as const;
       throw err;
     });
     if (outcome !== 'expired') return outcome;
@@ -75,14 +83,15 @@ export async function scanUrl(url: string, opts: ScanUrlOptions): Promise<ScanUr
     };
   } finally {
     clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
     // Closing a context whose renderer is stuck may itself take a while: never wait long for it.
-    await Promise.race([ctx.close(), new Promise((r) => setTimeout(r, 5000))]);
+    if (!opts.tab || signal.aborted) await Promise.race([tab.close(), new Promise((r) => setTimeout(r, 5000))]);
   }
 }
 
-async function runScan(url: string, opts: ScanUrlOptions, ctx: PageContext): Promise<ScanUrlResult> {
+async function runScan(url: string, opts: ScanUrlOptions, tab: Tab): Promise<ScanUrlResult> {
   const engines = opts.engines ?? DEFAULT_ENGINES;
-  const loaded = await ctx.load(url);
+  const loaded = await tab.load(url, { signal: opts.signal, onLoading: () => opts.onStage?.('Loading') });
   if (loaded.kind === 'page-error') return loaded;
   const runs: EngineRun[] = [];
   // Findings still standing, per engine run: a later engine may withdraw earlier ones it measured.
@@ -113,7 +122,7 @@ async function runScan(url: string, opts: ScanUrlOptions, ctx: PageContext): Pro
       opts.signal?.throwIfAborted();
       // axe is the floor of every scan; a page that breaks it breaks the scan (and a dead
       // browser must reach the activity's retry).
-      if (engine === engines[0] || !loaded.page.context().browser()?.isConnected() || loaded.page.isClosed()) throw err;
+      if (engine === engines[0] || tab.broken) throw err;
       kept.push([]);
       runs.push({ engine: engine.id, ms: Math.round(performance.now() - started), findings: [], error: (err as Error).message.slice(0, 300) });
     }
@@ -128,7 +137,7 @@ async function runScan(url: string, opts: ScanUrlOptions, ctx: PageContext): Pro
     httpStatus: loaded.httpStatus,
     findings,
     passes,
-    blocked: loaded.blocked,
+    blocked: [...loaded.blocked],
     engines: runs,
   };
 }
