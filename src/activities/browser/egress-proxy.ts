@@ -63,6 +63,9 @@ export async function startEgressProxy(
   const blocked: BlockedRequest[] = [];
   const failures: EgressFailure[] = [];
   const sockets = new Set<net.Socket>();
+  // The proxy's own connection pool: kept alive from page to page of the slot (the same site's
+  // server, again and again), never shared with another slot's proxy, and closed with it.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
   const connectTimeoutMs = opts.connectTimeoutMs ?? 15_000;
   const idleMs = opts.idleMs ?? IDLE_CONNECTION_MS;
   const maxBytes = opts.maxBytes ?? MAX_PAGE_BYTES;
@@ -114,6 +117,7 @@ export async function startEgressProxy(
       path: url.pathname + url.search,
       headers,
       setHost: false,
+      agent,
       timeout: Math.min(connectTimeoutMs, idleMs),
     });
     upstream.on('response', (up) => {
@@ -124,8 +128,9 @@ export async function startEgressProxy(
       up.pipe(res);
     });
     upstream.on('socket', (s) => {
+      if (sockets.has(s)) return; // a kept-alive connection, already tracked
       sockets.add(s);
-      s.on('close', () => sockets.delete(s));
+      s.once('close', () => sockets.delete(s));
     });
     upstream.on('timeout', () => upstream.destroy(Object.assign(new Error('connect timed out'), { code: 'ETIMEDOUT' })));
     upstream.on('error', (err) => {
@@ -218,6 +223,7 @@ export async function startEgressProxy(
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
+        agent.destroy();
         server.close(() => resolve());
       }),
   };
