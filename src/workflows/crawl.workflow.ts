@@ -51,6 +51,13 @@ export async function DiscoveryWorkflow(input: DiscoveryWorkflowInput): Promise<
 }
 
 /**
+ * A run continues as new when the server suggests it (about 4,000 events by default) or, on a
+ * server configured otherwise, past this many: with the pages still in flight drained, no run
+ * gets near 10,240 events.
+ */
+const MAX_RUN_EVENTS = 8_000;
+
+/**
  * One crawl: starts discovery as a child, scans pages as soon as they are discovered (page-scan,
  * then ai-enrichment), keeps at most `window` pages in flight, continues as new when the history
  * grows, and finalizes once (score and issue diff). The frontier and every result live in
@@ -103,7 +110,7 @@ export async function CrawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
     let idleMs = 250;
     for (;;) {
       const info = workflowInfo();
-      if (info.continueAsNewSuggested || info.historyLength > 20_000) {
+      if (info.continueAsNewSuggested || info.historyLength > MAX_RUN_EVENTS) {
         await Promise.all(inflight.values());
         return await continueAsNew<typeof CrawlWorkflow>({ ...input, state: { discoveryStarted: true, run: state.run + 1 } });
       }
