@@ -10,6 +10,10 @@ export interface Stack {
   databaseUrl: string;
   /** Process id of the API process (a child of `npm start`). */
   apiPid(): number | undefined;
+  /** Process id of the worker process (a child of `npm start`). */
+  workerPid(): number | undefined;
+  /** Process id of the embedded PostgreSQL's postmaster. */
+  postgresPid(): number | undefined;
   /** JSON call against the API; throws on a non-2xx answer. */
   call(p: string, init?: RequestInit): Promise<any>;
   stop(): Promise<void>;
@@ -57,6 +61,8 @@ export async function startStack(
     temporalAddress: `127.0.0.1:${temporalPort}`,
     databaseUrl: `postgres://postgres:postgres@127.0.0.1:${pgPort}/a11y`,
     apiPid: () => findProcess('api/server.ts', `PORT=${port}`),
+    workerPid: () => findProcess('workers/worker.ts', `PORT=${port}`),
+    postgresPid: () => findPostgres(path.join(env.DATA_DIR!, 'postgres')),
     readySeconds: (performance.now() - t0) / 1000,
     async call(p, init) {
       const res = await fetch(api + p, { ...init, headers: { 'content-type': 'application/json', ...init?.headers } });
@@ -92,4 +98,57 @@ export function rssMb(pid: number): number {
   } catch {
     return Number.NaN;
   }
+}
+
+/** The postmaster whose command line names `dataDir`. */
+function findPostgres(dataDir: string): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (/postgres/.test(cmd) && cmd.includes(dataDir)) return Number(entry);
+    } catch {
+      // gone
+    }
+  }
+  return undefined;
+}
+
+/** `pid` and all its descendants (Linux /proc). */
+export function processTree(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const ppid = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // gone
+    }
+  }
+  const out: number[] = [];
+  for (const todo = [pid]; todo.length; ) {
+    const p = todo.pop()!;
+    out.push(p);
+    todo.push(...(children.get(p) ?? []));
+  }
+  return out;
+}
+
+/** Proportional set size of processes in MB (shared pages split between their users), NaN when none is left. */
+export function pssMb(pids: readonly number[]): number {
+  let kb = 0;
+  let seen = 0;
+  for (const pid of pids) {
+    try {
+      const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+      if (m) {
+        kb += Number(m[1]);
+        seen++;
+      }
+    } catch {
+      // gone
+    }
+  }
+  return seen ? kb / 1024 : Number.NaN;
 }

@@ -1,0 +1,44 @@
+// List endpoints under load: seeds a crawl with 50,000 issues on 2,000 pages into the stack's
+// PostgreSQL, then drives each list endpoint at a fixed rate (default 200 requests/s for 20 s,
+// autocannon) with a mix of first pages, deep offsets and filters, and prints the latency
+// percentiles per endpoint. Asserts nothing.
+//   node bench/list-endpoints.bench.ts [ratePerSecond=200] [seconds=20]
+import autocannon from 'autocannon';
+import { createDb } from '../src/db/database.ts';
+import { seedCrawlReport } from '../test/helpers/seed-report.ts';
+import { startStack } from './stack.ts';
+
+const rate = Number(process.argv[2] ?? 200);
+const seconds = Number(process.argv[3] ?? 20);
+
+const stack = await startStack('bench-lists', { SCAN_RATE_LIMIT: '0' });
+const db = createDb(stack.databaseUrl);
+try {
+  const seeded = await seedCrawlReport(db, { pages: 2000, issuesPerPage: 25, fixedIssues: 500 });
+  console.log(`seeded ${seeded.issues} issues on ${seeded.pages} pages`);
+  const site = `/api/sites/${seeded.siteId}`;
+  const endpoints: Record<string, string[]> = {
+    issues: [`${site}/issues`, `${site}/issues?limit=100&offset=20000`, `${site}/issues?severity=critical&status=open`, `${site}/issues?ruleId=color-contrast&type=needs_review&limit=50&offset=5000`],
+    pages: [`${site}/pages`, `${site}/pages?limit=100&offset=1500`, `${site}/pages?limit=20&offset=800`],
+    'issue-groups': [`${site}/issue-groups`, `${site}/issue-groups?severity=serious`, `${site}/issue-groups?limit=50&offset=0&status=open`],
+  };
+  // Warm up: the first requests of each shape plan their queries.
+  for (const paths of Object.values(endpoints)) for (const p of paths) await stack.call(p);
+  for (const [name, paths] of Object.entries(endpoints)) {
+    const result = await autocannon({
+      url: stack.api,
+      connections: 20,
+      overallRate: rate,
+      duration: seconds,
+      requests: paths.map((p) => ({ method: 'GET' as const, path: p })),
+    });
+    const l = result.latency;
+    console.log(
+      `${name}: ${result.requests.total} requests at ${rate}/s over ${seconds} s (${paths.length} shapes): ` +
+        `p50 ${l.p50} ms, p90 ${l.p90} ms, p99 ${l.p99} ms, max ${l.max} ms; non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts}`,
+    );
+  }
+} finally {
+  await db.destroy();
+  await stack.stop();
+}
