@@ -1,10 +1,12 @@
+import { maxHeaderSize } from 'node:http';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { AppDeps, HonoEnv } from './env.ts';
 import { ApiError, isUnavailable, problemResponse, validationError, type ApiErrorCode } from './errors.ts';
-import { bearerAuth, jsonBody, requestContext } from './middleware.ts';
+import { jsonBody } from './json-body.ts';
+import { bearerAuth, requestContext } from './middleware.ts';
 import { docsRoutes } from './routes/docs.routes.ts';
 import { exportRoutes } from './routes/exports.routes.ts';
 import { issueGroupRoutes } from './routes/issue-groups.routes.ts';
@@ -82,7 +84,12 @@ export function createApp(deps: AppDeps) {
         '`error` (why a crawl `failed`, e.g. the root page\'s error or `no_pages`); a site\'s `baseUrl` is the origin of the ' +
         'first URL given, with path `/`; GET /api/sites is ordered by host name. Issue groups (GET /api/sites/{id}/issue-groups) are ' +
         'paginated like the other lists and default to the latest crawl that ended with results; every site issue carries its `groupKey`. ' +
-        'Reports: a bad `format` is 400 `invalid_query`, a code added beside `validation_error` because issue 11 names it.',
+        'Reports: a bad `format` is 400 `invalid_query`, a code added beside `validation_error` because issue 11 names it. ' +
+        `Requests refused before any route are problem+json too, and close the connection: the request line (URL included) and headers may be at most ${maxHeaderSize} bytes together, beyond that 431 \`headers_too_large\` (so an overlong URL is 431, never 414); ` +
+        'bytes that are not HTTP/1.1 (e.g. raw non-ASCII in the request line) are 400 `bad_request`; headers not received in time 408 `request_timeout`. ' +
+        'A JSON body that a route requires (POST /api/scans, POST /api/sites, PATCH of an issue) must be sent: an empty one, or none, is 400 `validation_error` naming the missing fields. ' +
+        'Strings in a body must not contain NUL (\\u0000) or unpaired surrogates (400 `validation_error` with the JSON path). The 1 MiB body limit counts bytes as they arrive, ' +
+        'so a chunked body is answered 413 as soon as it passes 1 MiB, and the connection is closed.',
     },
     security: [{ bearerAuth: [] }, {}],
   });

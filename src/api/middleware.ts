@@ -25,37 +25,6 @@ export function requestContext(logger: Logger): MiddlewareHandler<HonoEnv> {
   };
 }
 
-export const MAX_BODY_BYTES = 1024 * 1024;
-
-/**
- * Bodies: at most 1 MiB (413), JSON only (415), parseable (400 invalid_json). The text is
- * cached on the request, where the route validator reads it again.
- */
-export function jsonBody(): MiddlewareHandler<HonoEnv> {
-  return async (c, next) => {
-    if (!['POST', 'PUT', 'PATCH'].includes(c.req.method)) return next();
-    const length = Number(c.req.header('content-length') ?? 'NaN');
-    const chunked = c.req.header('transfer-encoding') !== undefined;
-    if (length > MAX_BODY_BYTES) throw new ApiError('payload_too_large', `the body must be at most ${MAX_BODY_BYTES} bytes`);
-    if (!chunked && !(length > 0)) return next();
-    const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    if (!/^application\/([\w.-]+\+)?json$/.test(type)) {
-      throw new ApiError('unsupported_media_type', `send the body as application/json, not ${type || 'without a content type'}`);
-    }
-    const raw = await c.req.arrayBuffer();
-    if (raw.byteLength > MAX_BODY_BYTES) throw new ApiError('payload_too_large', `the body must be at most ${MAX_BODY_BYTES} bytes`);
-    try {
-      const text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
-      JSON.parse(text);
-      // Hono keeps promises in bodyCache, though its type says otherwise.
-      (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text);
-    } catch {
-      throw new ApiError('invalid_json', 'the request body is not valid JSON');
-    }
-    return next();
-  };
-}
-
 /** Bearer keys from API_KEYS; compared in constant time. */
 export function bearerAuth(keys: readonly string[]): MiddlewareHandler<HonoEnv> {
   const wanted = keys.map((k) => Buffer.from(k));

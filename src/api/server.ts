@@ -7,6 +7,7 @@ import { createLogger } from '../logger.ts';
 import { createTargetPolicy } from '../security/target-policy.ts';
 import { taskQueues } from '../shared/task-queues.ts';
 import { createApp } from './app.ts';
+import { attachClientErrorHandler } from './client-error.ts';
 
 const config = loadConfig();
 const logger = createLogger('api', config.logLevel);
@@ -35,6 +36,7 @@ const app = createApp({
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
   logger.info({ url: `http://${config.host}:${info.port}`, docs: `http://${config.host}:${info.port}/docs` }, 'API listening');
 });
+attachClientErrorHandler(server, logger);
 
 let closing = false;
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {

@@ -9,6 +9,7 @@ import { createEnricher } from '../../src/activities/ai/create-enricher.ts';
 import { createBrowserProvider, resolveChromiumPath, type BrowserProvider } from '../../src/activities/browser/browser-provider.ts';
 import { createTabPool, type TabPool } from '../../src/activities/browser/tab-pool.ts';
 import { createApp } from '../../src/api/app.ts';
+import { attachClientErrorHandler } from '../../src/api/client-error.ts';
 import type { AppDeps } from '../../src/api/env.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createDb, type Database } from '../../src/db/database.ts';
@@ -150,6 +151,7 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
     const server = await new Promise<ServerType>((resolve) => {
       const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
     });
+    attachClientErrorHandler(server, logger);
     servers.push(server);
     const { port } = server.address() as AddressInfo;
     return {

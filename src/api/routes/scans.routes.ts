@@ -21,7 +21,7 @@ const createScan = createRoute({
   tags,
   summary: 'Start a single-page scan',
   description: 'Rate limited to SCAN_RATE_LIMIT (default 10) requests per client IP per hour; every answer carries RateLimit-* headers.',
-  request: { body: { content: { 'application/json': { schema: CreateScanBody } } } },
+  request: { body: { required: true, content: { 'application/json': { schema: CreateScanBody } } } },
   responses: {
     202: { description: 'Queued', content: { 'application/json': { schema: CreatedScanSchema } } },
     ...problemResponses(400, 401, 413, 415, 429, 503),

@@ -104,7 +104,7 @@ export function siteContentRoutes(deps: AppDeps) {
       tags: ['Issues'],
       summary: 'Set an issue open, dismissed or cant_fix',
       description: '`fixed` is set only by a crawl (400). Every change is appended to `statusHistory` with `changedBy: "user"` and the note.',
-      request: { params: IssueParams, body: { content: { 'application/json': { schema: PatchIssueBody } } } },
+      request: { params: IssueParams, body: { required: true, content: { 'application/json': { schema: PatchIssueBody } } } },
       responses: { 200: json(IssueDetailSchema, 'The updated issue'), ...problemResponses(400, 401, 404, 413, 415, 503) },
     }),
     async (c) => {

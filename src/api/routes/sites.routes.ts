@@ -34,7 +34,7 @@ export function siteRoutes(deps: AppDeps) {
       tags: ['Sites'],
       summary: 'Add a site (or get the one of that host name)',
       description: 'A site is identified by its lower-cased host name (IDN as punycode). 201 with a new site, 200 with the existing one; `baseUrl` keeps the scheme, host and port first given.',
-      request: { body: { content: { 'application/json': { schema: CreateSiteBody } } } },
+      request: { body: { required: true, content: { 'application/json': { schema: CreateSiteBody } } } },
       responses: { 201: json(SiteSchema, 'Created'), 200: json(SiteSchema, 'Existing site'), ...problemResponses(400, 401, 413, 415, 503) },
     }),
     async (c) => {

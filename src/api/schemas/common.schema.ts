@@ -72,7 +72,7 @@ export const ProblemSchema = z
 
 export function problemResponses(...statuses: number[]) {
   const descriptions: Record<number, string> = {
-    400: 'Invalid request (validation_error, invalid_json, invalid_query, forbidden_target)',
+    400: 'Invalid request (validation_error, invalid_json, invalid_query, forbidden_target, bad_request)',
     401: 'API keys are configured and none or a wrong one was sent',
     404: 'Not found',
     409: 'Conflict with the resource state',
