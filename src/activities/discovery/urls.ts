@@ -18,10 +18,7 @@ export function normalizeUrl(href: string, base?: string | URL): string | undefi
   return u.href;
 }
 
-/** Site identity: the lower-cased host name, IDN as punycode, no trailing dot (the URL parser does the rest). */
-export function siteHostname(url: string): string {
-  return new URL(url).hostname.replace(/\.$/, '').toLowerCase();
-}
+export { siteHostname } from '../../shared/urls.ts';
 
 function effectivePort(u: URL): string {
   return u.port || DEFAULT_PORTS[u.protocol] || '';

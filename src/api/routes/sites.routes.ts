@@ -3,7 +3,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { CrawlInProgressError, deleteCrawl, findSiteCrawl, isCrawlEnded, insertCrawl, latestCrawl, listCrawls } from '../../db/repositories/crawl.repository.ts';
 import { finalizeCrawl } from '../../db/repositories/issue.repository.ts';
 import { countOpenIssues, listSites, upsertSite } from '../../db/repositories/site.repository.ts';
-import { siteHostname } from '../../activities/discovery/urls.ts';
+import { siteHostname } from '../../shared/urls.ts';
 import { DEFAULT_DISCOVERY_OPTIONS, type CrawlWorkflowInput } from '../../shared/contracts.ts';
 import { crawlSearchAttributes, crawlWorkflowId } from '../../shared/search-attributes.ts';
 import type { AppDeps, HonoEnv } from '../env.ts';
