@@ -64,6 +64,8 @@ export interface SitesTable {
   name: string;
   base_url: string;
   created_at: Generated<Date>;
+  /** Bumped by a trigger on every write to the site's issues. */
+  issues_version: Generated<string>;
 }
 
 export interface CrawlsTable {
@@ -147,6 +149,10 @@ export interface IssuesTable {
   rule_id: string;
   type: 'confirmed' | 'needs_review';
   severity: 'critical' | 'serious' | 'moderate' | 'minor';
+  /** Generated from `severity`: critical 0 .. minor 3, for the list's index order. */
+  severity_rank: ColumnType<number, never, never>;
+  /** The URL of `page_id`, kept by a trigger, for the list's index order. */
+  page_url: Generated<string>;
   wcag_criterion: string;
   wcag_level: 'A' | 'AA';
   element_selector: string;

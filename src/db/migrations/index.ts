@@ -4,6 +4,7 @@ import * as m0002 from './2026-11-22T01-00-00_sites_crawls_issues.ts';
 import * as m0003 from './2026-11-23T00-00-00_report_indexes.ts';
 import * as m0004 from './2026-11-23T01-00-00_issue_groups_and_enrichment_cache.ts';
 import * as m0005 from './2026-11-23T02-00-00_crawl_robustness.ts';
+import * as m0006 from './2026-11-24T00-00-00_issue_list_order.ts';
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T00-00-00_report_indexes': m0003,
   '2026-11-23T01-00-00_issue_groups_and_enrichment_cache': m0004,
   '2026-11-23T02-00-00_crawl_robustness': m0005,
+  '2026-11-24T00-00-00_issue_list_order': m0006,
 };

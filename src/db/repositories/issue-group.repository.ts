@@ -7,7 +7,9 @@ import { sql } from 'kysely';
 import type { IssueType, Severity, WcagLevel } from '../../shared/contracts.ts';
 import type { Database } from '../database.ts';
 import type { IssueStatus } from './records.ts';
+import { isCrawlEnded } from './crawl.repository.ts';
 import { severityOfRank, severityRank } from './severity.ts';
+import { createVersionedCache } from './versioned-cache.ts';
 
 export interface IssueGroupFilters {
   severity?: Severity;
@@ -49,14 +51,27 @@ export async function latestEndedCrawlId(db: Database, siteId: string): Promise<
   return r?.id;
 }
 
-/** Groups sorted by severity, then pages affected, then elements; one page of them and the total. */
-export async function listIssueGroups(
-  db: Database,
-  siteId: string,
-  crawlId: string,
-  f: IssueGroupFilters,
-  page: { limit: number; offset: number },
-): Promise<{ rows: IssueGroupRecord[]; total: number }> {
+interface GroupRow {
+  group_key: string;
+  rule_id: string;
+  wcag_criterion: string;
+  wcag_level: WcagLevel;
+  sev: number;
+  confirmed: boolean;
+  pages: number;
+  elements: number;
+  example_id: string;
+}
+
+/**
+ * Every group of an ended crawl for one filter set, in list order, for the site's current
+ * `issues_version`: an ended crawl's findings no longer change, and issue statuses (the status
+ * filter) only change with that version, so a group list is computed once, not per request.
+ */
+const endedCrawlGroups = createVersionedCache<GroupRow[]>(200);
+
+/** All groups of the crawl matching the filters, sorted by severity, then pages affected, then elements. */
+async function allGroups(db: Database, siteId: string, crawlId: string, f: IssueGroupFilters): Promise<GroupRow[]> {
   const where = [
     sql`ps.kind = 'crawl' and ps.crawl_id = ${crawlId} and ps.status in ('completed', 'completed_partial')`,
     f.severity ? sql`fi.severity = ${f.severity}` : null,
@@ -66,18 +81,7 @@ export async function listIssueGroups(
     f.pageId ? sql`ps.page_id = ${f.pageId}` : null,
     f.status ? sql`coalesce(i.status, 'open') = ${f.status}` : null,
   ].filter((w) => w !== null);
-  const res = await sql<{
-    group_key: string;
-    rule_id: string;
-    wcag_criterion: string;
-    wcag_level: WcagLevel;
-    sev: number;
-    confirmed: boolean;
-    pages: number;
-    elements: number;
-    example_id: string;
-    total: number;
-  }>`
+  const res = await sql<GroupRow>`
     with m as (
       select coalesce(fi.group_key, ${LEGACY_GROUP_PREFIX} || fi.fingerprint) as group_key, fi.id, fi.rule_id, fi.wcag_criterion,
              fi.wcag_level, fi.type, ps.page_id, ps.url as page_url,
@@ -86,16 +90,38 @@ export async function listIssueGroups(
       join page_scans ps on ps.id = fi.page_scan_id
       left join issues i on i.site_id = ${siteId} and i.fingerprint = fi.fingerprint
       where ${sql.join(where, sql` and `)}
-    ), g as (
-      select group_key, min(rule_id) as rule_id, min(wcag_criterion) as wcag_criterion, min(wcag_level) as wcag_level,
-             min(sev) as sev, bool_or(type = 'confirmed') as confirmed, count(distinct page_id)::int as pages,
-             count(*)::int as elements, (array_agg(id order by sev, page_url, id))[1] as example_id
-      from m group by group_key
     )
-    select g.*, count(*) over ()::int as total from g
-    order by sev, pages desc, elements desc, group_key
-    limit ${page.limit} offset ${page.offset}`.execute(db);
+    select group_key, min(rule_id) as rule_id, min(wcag_criterion) as wcag_criterion, min(wcag_level) as wcag_level,
+           min(sev) as sev, bool_or(type = 'confirmed') as confirmed, count(distinct page_id)::int as pages,
+           count(*)::int as elements, (array_agg(id order by sev, page_url, id))[1] as example_id
+    from m group by group_key
+    order by sev, pages desc, elements desc, group_key`.execute(db);
+  return res.rows;
+}
 
+/** Groups sorted by severity, then pages affected, then elements; one page of them and the total. */
+export async function listIssueGroups(
+  db: Database,
+  siteId: string,
+  crawlId: string,
+  f: IssueGroupFilters,
+  page: { limit: number; offset: number },
+): Promise<{ rows: IssueGroupRecord[]; total: number }> {
+  const state = await db
+    .selectFrom('crawls as c')
+    .innerJoin('sites as s', 's.id', 'c.site_id')
+    .select(['c.status', 's.issues_version'])
+    .where('c.id', '=', crawlId)
+    .executeTakeFirst();
+  const ended = state !== undefined && isCrawlEnded(state.status);
+  const key = `${siteId}:${crawlId}:${JSON.stringify([f.severity, f.wcagLevel, f.type, f.ruleId, f.pageId, f.status])}`;
+  let groups = ended ? endedCrawlGroups.get(key, state.issues_version) : undefined;
+  if (groups === undefined) {
+    groups = await allGroups(db, siteId, crawlId, f);
+    if (ended) endedCrawlGroups.set(key, state.issues_version, groups);
+  }
+  const res = { rows: groups.slice(page.offset, page.offset + page.limit) };
+  const total = groups.length;
   const ids = res.rows.map((r) => r.example_id);
   const examples = ids.length
     ? await db
@@ -106,11 +132,6 @@ export async function listIssueGroups(
         .execute()
     : [];
   const byId = new Map(examples.map((e) => [e.id, e]));
-  let total = res.rows[0]?.total ?? 0;
-  if (res.rows.length === 0 && page.offset > 0) {
-    // Past the end: the window count has no row to ride on, so count on its own.
-    total = (await listIssueGroups(db, siteId, crawlId, f, { limit: 1, offset: 0 })).total;
-  }
   return {
     total,
     rows: res.rows.map((r) => {

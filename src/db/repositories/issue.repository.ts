@@ -1,10 +1,11 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { SEVERITIES } from '../../shared/contracts.ts';
 import type { DB, Issue } from '../schema.ts';
 import { isCrawlEnded } from './crawl.repository.ts';
 import { LEGACY_GROUP_PREFIX, type IssueGroupFilters } from './issue-group.repository.ts';
 import { crawlFromRow, issueFromRow, mapRow, type CrawlRecord, type ErrorInfo, type IssueRecord, type NewFindingRecord } from './records.ts';
 import { findingToRow } from './scan.repository.ts';
-import { severityRank } from './severity.ts';
+import { createVersionedCache } from './versioned-cache.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -162,15 +163,14 @@ export interface IssueFilters extends IssueGroupFilters {
 /** An issue with the URL of its page. */
 export type IssueWithPage = IssueRecord & { pageUrl: string };
 
-type IssueRowWithPage = Issue & { page_url: string };
-
-function issueWithPageFromRow({ page_url, ...row }: IssueRowWithPage): IssueWithPage {
-  return { ...issueFromRow(row), pageUrl: page_url };
+function issueWithPageFromRow(row: Issue): IssueWithPage {
+  return { ...issueFromRow(row), pageUrl: row.page_url };
 }
 
 function issueQuery(db: Db, siteId: string, f: IssueFilters) {
-  let q = db.selectFrom('issues as i').innerJoin('pages as p', 'p.id', 'i.page_id').where('i.site_id', '=', siteId);
-  if (f.severity) q = q.where('i.severity', '=', f.severity);
+  let q = db.selectFrom('issues as i').where('i.site_id', '=', siteId);
+  // By rank, so the list's indexes (which lead with the rank) serve the severity filter too.
+  if (f.severity) q = q.where('i.severity_rank', '=', SEVERITIES.indexOf(f.severity));
   if (f.wcagLevel) q = q.where('i.wcag_level', '=', f.wcagLevel);
   if (f.status) q = q.where('i.status', '=', f.status);
   if (f.pageId) q = q.where('i.page_id', '=', f.pageId);
@@ -184,30 +184,50 @@ function issueQuery(db: Db, siteId: string, f: IssueFilters) {
   return q;
 }
 
+/** Counts of a site's issues per filter, for the site's current `issues_version`. */
+const issueCounts = createVersionedCache<number>(2000);
+
+/** The site's issue version, bumped by a trigger on every write to its issues. */
+async function issuesVersion(db: Db, siteId: string): Promise<string> {
+  const r = await db.selectFrom('sites').select('issues_version').where('id', '=', siteId).executeTakeFirst();
+  return r?.issues_version ?? 'none';
+}
+
+/**
+ * One page of issues in the contract's order (severity, page URL, id), read along an index; the
+ * total is counted once per site version and filter set.
+ */
 export async function listIssues(db: Db, siteId: string, f: IssueFilters, page: { limit: number; offset: number }): Promise<{ rows: IssueWithPage[]; total: number }> {
-  const [rows, total] = await Promise.all([
-    issueQuery(db, siteId, f)
-      .selectAll('i')
-      .select('p.url as page_url')
-      .orderBy(severityRank('i.severity'))
-      .orderBy('p.url')
-      .orderBy('i.id')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute() as Promise<IssueRowWithPage[]>,
-    issueQuery(db, siteId, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  const countKey = `${siteId}:${JSON.stringify([f.severity, f.wcagLevel, f.status, f.pageId, f.type, f.ruleId, f.groupKey])}`;
+  // The page's keys first, from the index alone however deep the offset; then those rows by id.
+  const keys = issueQuery(db, siteId, f)
+    .select(['i.id', 'i.severity_rank', 'i.page_url'])
+    .orderBy('i.severity_rank')
+    .orderBy('i.page_url')
+    .orderBy('i.id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .as('k');
+  const [rows, version] = await Promise.all([
+    db.selectFrom(keys).innerJoin('issues as i', 'i.id', 'k.id').selectAll('i').orderBy('k.severity_rank').orderBy('k.page_url').orderBy('k.id').execute(),
+    issuesVersion(db, siteId),
   ]);
-  return { rows: rows.map(issueWithPageFromRow), total: total.n };
+  let total = issueCounts.get(countKey, version);
+  if (total === undefined) {
+    total = Number((await issueQuery(db, siteId, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    issueCounts.set(countKey, version, total);
+  }
+  return { rows: rows.map(issueWithPageFromRow), total };
 }
 
 export async function findIssue(db: Db, siteId: string, issueId: string): Promise<IssueWithPage | undefined> {
-  const row = await issueQuery(db, siteId, {}).selectAll('i').select('p.url as page_url').where('i.id', '=', issueId).executeTakeFirst();
-  return mapRow(issueWithPageFromRow, row as IssueRowWithPage | undefined);
+  const row = await issueQuery(db, siteId, {}).selectAll('i').where('i.id', '=', issueId).executeTakeFirst();
+  return mapRow(issueWithPageFromRow, row);
 }
 
 export async function issuesOfPage(db: Db, siteId: string, pageId: string): Promise<IssueWithPage[]> {
-  const rows = await issueQuery(db, siteId, { pageId }).selectAll('i').select('p.url as page_url').orderBy(severityRank('i.severity')).orderBy('i.id').execute();
-  return (rows as IssueRowWithPage[]).map(issueWithPageFromRow);
+  const rows = await issueQuery(db, siteId, { pageId }).selectAll('i').orderBy('i.severity_rank').orderBy('i.id').execute();
+  return rows.map(issueWithPageFromRow);
 }
 
 /** A user's status change; the same status again changes nothing and adds no history. */

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedCrawlReport, type SeededCrawl } from '../helpers/seed-report.ts';
+import { createTestEnv, type TestEnv } from '../helpers/test-env.ts';
+
+/**
+ * The issue list reads its order from an index (severity rank and page URL kept on the issue) and
+ * reuses counts and issue groups for one version of the site's issues: a status change must show
+ * at once in totals, filters and groups, however many times the same list was read before.
+ */
+describe('issue lists: index order and answers reused per issues version', () => {
+  let env: TestEnv;
+  let seeded: SeededCrawl;
+  beforeAll(async () => {
+    env = await createTestEnv({ workers: false });
+    seeded = await seedCrawlReport(env.db, { pages: 6, issuesPerPage: 5 });
+  });
+  afterAll(async () => env?.close());
+
+  const get = async (path: string) => (await env.request(`/api/sites/${seeded.siteId}${path}`)).json();
+
+  it('orders issues by severity, then page URL, then id, across pages of the list', async () => {
+    const all: any[] = [];
+    for (let offset = 0; ; offset += 7) {
+      const page = await get(`/issues?limit=7&offset=${offset}`);
+      all.push(...page.data);
+      if (page.data.length < 7) break;
+    }
+    const rank = { critical: 0, serious: 1, moderate: 2, minor: 3 } as const;
+    const sorted = [...all].sort(
+      (a, b) => rank[a.severity as keyof typeof rank] - rank[b.severity as keyof typeof rank] || (a.pageUrl < b.pageUrl ? -1 : a.pageUrl > b.pageUrl ? 1 : 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    );
+    expect(all.map((i) => i.id)).toEqual(sorted.map((i) => i.id));
+    expect(all.length).toBe((await get('/issues?limit=1')).pagination.total);
+    const pages = await env.db.selectFrom('pages').select(['id', 'url']).where('site_id', '=', seeded.siteId).execute();
+    const urlOf = new Map(pages.map((p) => [p.id, p.url]));
+    for (const i of all) expect(i.pageUrl).toBe(urlOf.get(i.pageId));
+  });
+
+  it('shows a status change at once in totals, filters and groups read before it', async () => {
+    const open = await get('/issues?status=open&limit=100');
+    const dismissedBefore = (await get('/issues?status=dismissed')).pagination.total;
+    const groupsBefore = await get('/issue-groups?status=open&limit=100');
+    // A group whose open members are all dismissed leaves the open groups and joins the dismissed ones.
+    const target = groupsBefore.data[0];
+    const key: string = target.groupKey;
+    const members = await env.db
+      .selectFrom('issues')
+      .select('id')
+      .where('site_id', '=', seeded.siteId)
+      .where('status', '=', 'open')
+      .where(key.startsWith('finding:') ? 'fingerprint' : 'group_key', '=', key.replace(/^finding:/, ''))
+      .execute();
+    expect(members.length).toBeGreaterThan(0);
+    for (const m of members) {
+      const res = await env.request(`/api/sites/${seeded.siteId}/issues/${m.id}`, { method: 'PATCH', json: { status: 'dismissed' } });
+      expect(res.status).toBe(200);
+    }
+    expect((await get('/issues?status=open')).pagination.total).toBe(open.pagination.total - members.length);
+    expect((await get('/issues?status=dismissed')).pagination.total).toBe(dismissedBefore + members.length);
+    const groupsAfter = await get('/issue-groups?status=open&limit=100');
+    expect(groupsAfter.pagination.total).toBe(groupsBefore.pagination.total - 1);
+    expect(groupsAfter.data.map((g: any) => g.groupKey)).not.toContain(target.groupKey);
+    expect((await get('/issue-groups?status=dismissed')).data.map((g: any) => g.groupKey)).toContain(target.groupKey);
+  });
+
+  it('bumps the site issues version on every write to its issues, and only that site', async () => {
+    const other = await seedCrawlReport(env.db, { pages: 1, issuesPerPage: 1 });
+    const version = async (id: string) => (await env.db.selectFrom('sites').select('issues_version').where('id', '=', id).executeTakeFirstOrThrow()).issues_version;
+    const [a, b] = [await version(seeded.siteId), await version(other.siteId)];
+    await env.db.updateTable('issues').set({ description: 'changed' }).where('site_id', '=', seeded.siteId).execute();
+    expect(BigInt(await version(seeded.siteId))).toBeGreaterThan(BigInt(a));
+    expect(await version(other.siteId)).toBe(b);
+  });
+});
