@@ -41,6 +41,18 @@ export interface FinalizeResult {
  * and cant_fix untouched), every status change appended to the issue's history.
  */
 export async function finalizeCrawl(db: Kysely<DB>, crawlId: string, opts: FinalizeOptions): Promise<FinalizeResult> {
+  const result = await diffAndEndCrawl(db, crawlId, opts);
+  const changed = (result.crawl.newIssues ?? 0) + (result.crawl.fixedIssues ?? 0);
+  // The issue lists read along indexes only when the planner knows how many rows a site has: a
+  // diff this large would otherwise leave deep pages sorting the whole site until autovacuum runs.
+  if (!result.alreadyEnded && changed >= LARGE_DIFF) await sql`analyze issues`.execute(db);
+  return result;
+}
+
+/** Issues written by one finalization past which the table's statistics are refreshed at once. */
+const LARGE_DIFF = 1000;
+
+async function diffAndEndCrawl(db: Kysely<DB>, crawlId: string, opts: FinalizeOptions): Promise<FinalizeResult> {
   return db.transaction().execute(async (trx) => {
     const crawl = await trx.selectFrom('crawls').selectAll().where('id', '=', crawlId).forUpdate().executeTakeFirstOrThrow();
     if (isCrawlEnded(crawl.status)) return { crawl: crawlFromRow(crawl), alreadyEnded: true };
