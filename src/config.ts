@@ -52,6 +52,7 @@ export const configSchema = z.object({
     .transform((v) => (v ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))
     .pipe(z.array(z.string().regex(/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/, 'host:port pairs, e.g. intranet.example:443 or [::1]:8080'))),
   SCAN_RATE_LIMIT: intIn(0, 1_000_000, 10),
+  CRAWL_RATE_LIMIT: intIn(0, 1_000_000, 20),
   API_KEYS: z.string().optional(),
   TRUST_PROXY: bool,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -85,6 +86,8 @@ export interface Config {
   readonly allowPrivateTargets: boolean;
   readonly allowedPrivateHosts: readonly string[];
   readonly scanRateLimit: number;
+  /** Crawl starts per client and hour (0 = off). */
+  readonly crawlRateLimit: number;
   readonly apiKeys: readonly string[];
   readonly trustProxy: boolean;
   readonly logLevel: RawConfig['LOG_LEVEL'];
@@ -136,6 +139,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowPrivateTargets: c.ALLOW_PRIVATE_TARGETS,
     allowedPrivateHosts: Object.freeze(c.ALLOWED_PRIVATE_HOSTS),
     scanRateLimit: c.SCAN_RATE_LIMIT,
+    crawlRateLimit: c.CRAWL_RATE_LIMIT,
     apiKeys: Object.freeze(apiKeys),
     trustProxy: c.TRUST_PROXY,
     logLevel: c.LOG_LEVEL,

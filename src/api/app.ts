@@ -33,7 +33,7 @@ export function handleError(err: Error, c: Context<HonoEnv>): Response {
     return problemResponse(c, err);
   }
   if (err instanceof WorkflowExecutionAlreadyStartedError) {
-    return problemResponse(c, new ApiError('already_finished', 'that workflow has already been started'));
+    return problemResponse(c, new ApiError('already_started', 'that workflow has already been started'));
   }
   if (err instanceof WorkflowNotFoundError) return problemResponse(c, new ApiError('not_found', 'no such workflow'));
   if (err instanceof HTTPException) {

@@ -16,6 +16,7 @@ export const ERRORS = {
   crawl_in_progress: { status: 409, title: 'A crawl of this site is already running' },
   not_exportable: { status: 409, title: 'Nothing to export yet' },
   already_finished: { status: 409, title: 'Already finished' },
+  already_started: { status: 409, title: 'Workflow already started' },
   payload_too_large: { status: 413, title: 'Request body too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   rate_limited: { status: 429, title: 'Too many requests' },
@@ -107,7 +108,7 @@ export function isUnavailable(err: unknown): boolean {
     const msg = String(e.message ?? '');
     if (/timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED/i.test(msg)) return true;
     // gRPC UNAVAILABLE (14) / DEADLINE_EXCEEDED (4) from the Temporal client
-    if (e.name === 'ServiceError' || e.name === 'ConnectionError' || e.code === 14 || e.code === 4) return true;
+    if (e.name === 'ConnectionError' || e.code === 14 || e.code === 4) return true;
     if (/TransportError|Failed to connect|UNAVAILABLE|DEADLINE_EXCEEDED/.test(msg)) return true;
   }
   return false;

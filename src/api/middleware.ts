@@ -1,9 +1,10 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
-import { sql } from 'kysely';
+import ipaddr from 'ipaddr.js';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { countRequest, sweepRateLimitWindows } from '../db/repositories/rate-limit.repository.ts';
 import type { Logger } from '../logger.ts';
 import { ApiError } from './errors.ts';
 import type { HonoEnv } from './env.ts';
@@ -43,16 +44,41 @@ export function bearerAuth(keys: readonly string[]): MiddlewareHandler<HonoEnv> 
   };
 }
 
+/**
+ * The client's address. Behind a proxy (TRUST_PROXY) that is the right-most X-Forwarded-For entry,
+ * the one our proxy appended: entries to its left come from the client and may be anything. An
+ * entry that is not an IP address is ignored and the connection's address used instead.
+ */
 export function clientIp(c: Context, trustProxy: boolean): string {
   if (trustProxy) {
-    const fwd = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (fwd) return fwd;
+    const forwarded = rightMostForwarded(c.req.header('x-forwarded-for'));
+    if (forwarded) return forwarded;
   }
   try {
     return getConnInfo(c).remote.address ?? 'unknown';
   } catch {
     return 'unknown';
   }
+}
+
+/** The last X-Forwarded-For entry when it is a valid IP address (brackets and ports tolerated), in canonical form. */
+export function rightMostForwarded(header: string | undefined): string | undefined {
+  const last = header?.split(',').at(-1)?.trim();
+  if (!last) return undefined;
+  const bare = /^\[([^\]]+)\](?::\d+)?$/.exec(last)?.[1] ?? (/^[\d.]+:\d+$/.test(last) ? last.slice(0, last.lastIndexOf(':')) : last);
+  return ipaddr.isValid(bare) ? ipaddr.process(bare).toString() : undefined;
+}
+
+/**
+ * The rate-limit bucket of an address: an IPv4 address (IPv4-mapped IPv6 included) on its own, an
+ * IPv6 address by its /64, since one client usually holds a whole /64 and could rotate within it.
+ */
+export function rateLimitBucket(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const ip = ipaddr.process(address);
+  if (ip.kind() === 'ipv4') return ip.toString();
+  const parts = (ip as ipaddr.IPv6).parts.slice(0, 4);
+  return `${new ipaddr.IPv6([...parts, 0, 0, 0, 0]).toString()}/64`;
 }
 
 const WINDOW_SECONDS = 3600;
@@ -64,26 +90,19 @@ const WINDOW_SECONDS = 3600;
 export function rateLimit(opts: { db: Database; config: Config; name: string; limit: number }): MiddlewareHandler<HonoEnv> {
   return async (c, next) => {
     if (opts.limit <= 0) return next();
-    const ip = clientIp(c, opts.config.trustProxy);
+    const bucket = rateLimitBucket(clientIp(c, opts.config.trustProxy));
     const now = Date.now();
     const windowStart = new Date(Math.floor(now / 1000 / WINDOW_SECONDS) * WINDOW_SECONDS * 1000);
-    const row = await opts.db
-      .insertInto('rate_limit_windows')
-      .values({ key: `${opts.name}:${ip}`, window_start: windowStart, count: 1 })
-      .onConflict((oc) => oc.columns(['key', 'window_start']).doUpdateSet({ count: sql`rate_limit_windows.count + 1` }))
-      .returning('count')
-      .executeTakeFirstOrThrow();
-    if (Math.random() < 0.01) {
-      await opts.db.deleteFrom('rate_limit_windows').where('window_start', '<', new Date(now - 2 * WINDOW_SECONDS * 1000)).execute();
-    }
+    const count = await countRequest(opts.db, `${opts.name}:${bucket}`, windowStart);
+    if (Math.random() < 0.01) await sweepRateLimitWindows(opts.db, new Date(now - 2 * WINDOW_SECONDS * 1000));
     const reset = Math.max(1, Math.ceil((windowStart.getTime() + WINDOW_SECONDS * 1000 - now) / 1000));
     const headers = {
       'RateLimit-Limit': String(opts.limit),
-      'RateLimit-Remaining': String(Math.max(0, opts.limit - row.count)),
+      'RateLimit-Remaining': String(Math.max(0, opts.limit - count)),
       'RateLimit-Reset': String(reset),
     };
-    if (row.count > opts.limit) {
-      throw new ApiError('rate_limited', `at most ${opts.limit} requests per hour; try again in ${reset} seconds`, {
+    if (count > opts.limit) {
+      throw new ApiError('rate_limited', `at most ${opts.limit} ${opts.name === 'crawl' ? 'crawl starts' : 'requests'} per hour; try again in ${reset} seconds`, {
         headers: { ...headers, 'Retry-After': String(reset) },
       });
     }

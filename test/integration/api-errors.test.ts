@@ -1,4 +1,4 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/database.ts';
 import { createTargetPolicy } from '../../src/security/target-policy.ts';
@@ -129,9 +129,32 @@ describe('API errors, limits and guards', () => {
       const before = await scanCount(env);
       await problem(await fetch(`${api.api}/api/scans`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'http://127.0.0.1:1/' }) }), 503, 'service_unavailable');
       expect(await scanCount(env)).toBe(before);
-      await problem(await fetch(`${api.api}/readyz`), 503, 'service_unavailable');
+      const ready = await problem(await fetch(`${api.api}/readyz`), 503, 'service_unavailable');
+      expect(ready.checks).toEqual({ database: 'ok', temporal: 'unavailable' });
+      expect(ready.detail).toBe('not ready: temporal unavailable');
+      expect(JSON.stringify(ready)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|transport|error/i);
     } finally {
       await api.close();
+    }
+  });
+
+  it('maps a refused workflow start to 409 or 500, never 503, and leaves nothing behind', async () => {
+    const refusing = (error: Error) =>
+      ({ ...env.temporal, connection: env.temporal.connection, workflow: { start: async () => Promise.reject(error) } }) as unknown as Client;
+    const cases: Array<[Error, number, string]> = [
+      [new WorkflowExecutionAlreadyStartedError('exists', 'scan-x', 'ScanWorkflow'), 409, 'already_started'],
+      [Object.assign(new Error('3 INVALID_ARGUMENT: bad search attribute'), { name: 'ServiceError', cause: Object.assign(new Error('bad'), { code: 3 }) }), 500, 'internal_error'],
+      [Object.assign(new Error('14 UNAVAILABLE: no connection'), { name: 'ServiceError', cause: Object.assign(new Error('down'), { code: 14 }) }), 503, 'service_unavailable'],
+    ];
+    for (const [error, status, code] of cases) {
+      const api = await env.startApi({ temporal: refusing(error), policy: createTargetPolicy({ allowPrivate: true }) });
+      try {
+        const before = await scanCount(env);
+        await problem(await fetch(`${api.api}/api/scans`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'http://127.0.0.1:1/' }) }), status, code);
+        expect(await scanCount(env)).toBe(before);
+      } finally {
+        await api.close();
+      }
     }
   });
 
@@ -140,7 +163,9 @@ describe('API errors, limits and guards', () => {
     const api = await env.startApi({ db: deadDb });
     try {
       await problem(await fetch(`${api.api}/api/scans`), 503, 'service_unavailable');
-      await problem(await fetch(`${api.api}/readyz`), 503, 'service_unavailable');
+      const ready = await problem(await fetch(`${api.api}/readyz`), 503, 'service_unavailable');
+      expect(ready.checks).toEqual({ database: 'unavailable', temporal: 'ok' });
+      expect(JSON.stringify(ready)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|postgres|none/i);
     } finally {
       await api.close();
       await deadDb.destroy();
@@ -151,9 +176,45 @@ describe('API errors, limits and guards', () => {
 describe('rate limit on POST /api/scans', () => {
   let env: TestEnv;
   beforeAll(async () => {
-    env = await createTestEnv({ env: { SCAN_RATE_LIMIT: '10', TRUST_PROXY: 'true' } });
+    env = await createTestEnv({ env: { SCAN_RATE_LIMIT: '10', CRAWL_RATE_LIMIT: '2', TRUST_PROXY: 'true' } });
   });
   afterAll(async () => env?.close());
+
+  const postScan = (forwardedFor: string) =>
+    fetch(`${env.api}/api/scans`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor },
+      body: JSON.stringify({ url: 'http://127.0.0.1:1/' }),
+    });
+
+  it('counts the right-most X-Forwarded-For hop, whatever the client puts to its left', async () => {
+    for (let i = 0; i < 10; i++) expect((await postScan(`10.0.0.${i}, 192.0.2.${i}, 203.0.113.50`)).status).toBe(202);
+    await problem(await postScan('198.51.100.99, 203.0.113.50'), 429, 'rate_limited');
+    // The left-most value the client controls is not the bucket: the same left value from another hop is not limited.
+    expect((await postScan('203.0.113.50, 203.0.113.51')).status).toBe(202);
+  });
+
+  it('puts the addresses of one IPv6 /64 in one bucket', async () => {
+    for (let i = 1; i <= 10; i++) expect((await postScan(`2001:db8:7:1::${i.toString(16)}`)).status).toBe(202);
+    await problem(await postScan('2001:db8:7:1:ffff:ffff:ffff:ffff'), 429, 'rate_limited');
+    expect((await postScan('2001:db8:7:2::1')).status).toBe(202);
+  });
+
+  it('limits crawl starts per client too, with the same headers', async () => {
+    const site = await (await env.request('/api/sites', { method: 'POST', json: { url: 'http://127.0.0.1:1/' } })).json();
+    const start = (ip: string) =>
+      fetch(`${env.api}/api/sites/${site.id}/crawl`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip }, body: '{}' });
+    const first = await start('203.0.113.80');
+    expect([202, 409]).toContain(first.status);
+    expect(first.headers.get('ratelimit-limit')).toBe('2');
+    expect(first.headers.get('ratelimit-remaining')).toBe('1');
+    expect([202, 409]).toContain((await start('203.0.113.80')).status);
+    const limited = await start('203.0.113.80');
+    const body = await problem(limited, 429, 'rate_limited');
+    expect(body.detail).toContain('2 crawl starts per hour');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await start('203.0.113.81')).status).not.toBe(429);
+  });
 
   it('allows 10 scans per client IP per hour across API processes, then answers 429 with Retry-After', async () => {
     const second = await env.startApi();

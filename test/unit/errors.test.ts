@@ -15,6 +15,7 @@ describe('error table', () => {
       crawl_in_progress: 409,
       not_exportable: 409,
       already_finished: 409,
+      already_started: 409,
       payload_too_large: 413,
       unsupported_media_type: 415,
       rate_limited: 429,

@@ -8,6 +8,7 @@ import { DEFAULT_DISCOVERY_OPTIONS, type CrawlWorkflowInput } from '../../shared
 import { crawlSearchAttributes, crawlWorkflowId } from '../../shared/search-attributes.ts';
 import type { AppDeps, HonoEnv } from '../env.ts';
 import { ApiError } from '../errors.ts';
+import { rateLimit } from '../middleware.ts';
 import { crawlDto, latestCrawlDto, siteDto } from '../mappers.ts';
 import { jsonContent, requireSite, startWorkflowOrRollback } from './route-helpers.ts';
 import { envelope, envelopeSchema, paginationQuery, problemResponses, uuidParam } from '../schemas/common.schema.ts';
@@ -20,6 +21,8 @@ export function siteRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<HonoEnv>();
   const json = jsonContent;
   const siteOr404 = (id: string) => requireSite(deps, id);
+  const crawlLimiter = rateLimit({ db: deps.db, config: deps.config, name: 'crawl', limit: deps.config.crawlRateLimit });
+  app.use('/api/sites/:id/crawl', (c, next) => (c.req.method === 'POST' ? crawlLimiter(c, next) : next()));
   async function crawlOr404(siteId: string, crawlId: string) {
     await siteOr404(siteId);
     const crawl = await findSiteCrawl(deps.db, siteId, crawlId);
@@ -74,9 +77,9 @@ export function siteRoutes(deps: AppDeps) {
       path: '/api/sites/{id}/crawl',
       tags: ['Crawls'],
       summary: 'Start a crawl of the site',
-      description: 'Answers 202 `{crawlId, status: "queued"}`. A site has at most one queued or running crawl: another start is 409 crawl_in_progress with its `crawlId`. In the Temporal UI the workflow is `crawl-<crawlId>`, searchable by `crawlId` and `siteId`.',
+      description: 'Answers 202 `{crawlId, status: "queued"}`. A site has at most one queued or running crawl: another start is 409 crawl_in_progress with its `crawlId`. Crawl starts are limited per client (CRAWL_RATE_LIMIT an hour, default 20) with the same RateLimit headers and 429 as POST /api/scans. In the Temporal UI the workflow is `crawl-<crawlId>`, searchable by `crawlId` and `siteId`.',
       request: { params: SiteParams, body: { content: { 'application/json': { schema: StartCrawlBody(deps.config.maxCrawlPages) } } } },
-      responses: { 202: json(StartedCrawlSchema, 'Queued'), ...problemResponses(400, 401, 404, 409, 413, 415, 503) },
+      responses: { 202: json(StartedCrawlSchema, 'Queued'), ...problemResponses(400, 401, 404, 409, 413, 415, 429, 500, 503) },
     }),
     async (c) => {
       const site = await siteOr404(c.req.valid('param').id);

@@ -79,6 +79,7 @@ export function problemResponses(...statuses: number[]) {
     413: 'Body over 1 MiB',
     415: 'Body is not application/json',
     429: 'Rate limit hit; see Retry-After',
+    500: 'Unexpected failure (internal_error); nothing was written',
     503: 'Database or Temporal unreachable',
   };
   return Object.fromEntries(
