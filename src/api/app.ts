@@ -89,7 +89,11 @@ export function createApp(deps: AppDeps) {
         'bytes that are not HTTP/1.1 (e.g. raw non-ASCII in the request line) are 400 `bad_request`; headers not received in time 408 `request_timeout`. ' +
         'A JSON body that a route requires (POST /api/scans, POST /api/sites, PATCH of an issue) must be sent: an empty one, or none, is 400 `validation_error` naming the missing fields. ' +
         'Strings in a body must not contain NUL (\\u0000) or unpaired surrogates (400 `validation_error` with the JSON path). The 1 MiB body limit counts bytes as they arrive, ' +
-        'so a chunked body is answered 413 as soon as it passes 1 MiB, and the connection is closed.',
+        'so a chunked body is answered 413 as soon as it passes 1 MiB, and the connection is closed. ' +
+        'Starting a scan or crawl workflow: 503 `service_unavailable` only when Temporal cannot be reached; a workflow id that already exists is 409 `already_started` ' +
+        '(a code added beside the contract\'s), any other refusal 500 `internal_error`; in every case nothing is written. ' +
+        'Rate limits (POST /api/scans: SCAN_RATE_LIMIT, POST /api/sites/{id}/crawl: CRAWL_RATE_LIMIT, per hour) count a client by its address: with TRUST_PROXY the right-most ' +
+        'X-Forwarded-For entry, and an IPv6 client by its /64.',
     },
     security: [{ bearerAuth: [] }, {}],
   });
