@@ -43,7 +43,7 @@ export type PinnedVerdict =
 
 export interface TargetPolicy {
   readonly allowPrivate: boolean;
-  /** Decides whether the service may fetch this URL. Unresolvable names are allowed: the fetch will fail on its own. */
+  /** Decides whether the service may fetch this URL; names that do not resolve are refused. */
   check(url: string | URL): Promise<TargetVerdict>;
   /**
    * Resolves and decides in one step, returning the vetted address to connect to, so that a
@@ -79,7 +79,8 @@ export function createTargetPolicy(opts: {
     if (addresses.length === 0) return { allowed: 'unresolved', error: new Error(`no address for ${host}`) };
     if (exempt) return { allowed: true, address: addresses[0] };
     const bad = addresses.find(isForbiddenAddress);
-    return bad ? { allowed: false, reason: `${host} resolves to ${bad}, which is not a public address` } : { allowed: true, address: addresses[0] };
+    // The reason goes back to whoever asked: it must not tell them which internal address a name has.
+    return bad ? { allowed: false, reason: `${host} resolves to an address that is not public` } : { allowed: true, address: addresses[0] };
   }
 
   return {
@@ -95,6 +96,9 @@ export function createTargetPolicy(opts: {
       }
       const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
       const v = await pin(url.hostname, port);
+      // A name without an address is refused too: nothing can be vetted, and a name that resolves
+      // only later (or only inside our network) must not slip past the check.
+      if (v.allowed === 'unresolved') return { allowed: false, reason: `${url.hostname.replace(/\.$/, '').toLowerCase()} does not resolve to any address` };
       return v.allowed === false ? v : { allowed: true };
     },
   };

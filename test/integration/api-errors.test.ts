@@ -49,6 +49,24 @@ describe('API errors, limits and guards', () => {
     },
   );
 
+  it('refuses names that do not resolve, and never names the internal address a name resolves to', async () => {
+    const resolver = async (host: string) =>
+      host === 'intranet.test' ? ['10.0.0.7'] : Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' }));
+    const api = await env.startApi({ policy: createTargetPolicy({ allowPrivate: false, resolver }) });
+    try {
+      const before = await scanCount(env);
+      const internal = await problem(await fetch(`${api.api}/api/scans`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'http://intranet.test/' }) }), 400, 'forbidden_target');
+      expect(internal.detail).toContain('intranet.test resolves to an address that is not public');
+      expect(JSON.stringify(internal)).not.toContain('10.0.0.7');
+      const nowhere = await problem(await fetch(`${api.api}/api/sites`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'http://no-such-host.invalid/' }) }), 400, 'forbidden_target');
+      expect(nowhere.detail).toContain('no-such-host.invalid does not resolve');
+      expect(await scanCount(env)).toBe(before);
+      expect(await (await env.request('/api/sites')).json()).toEqual([]);
+    } finally {
+      await api.close();
+    }
+  });
+
   it('refuses a private site with 400 forbidden_target and creates nothing', async () => {
     await problem(await env.request('/api/sites', { method: 'POST', json: { url: 'http://127.0.0.1:8080/' } }), 400, 'forbidden_target');
     await problem(await env.request('/api/sites', { method: 'POST', json: { url: 'mailto:a@b.c' } }), 400, 'validation_error');

@@ -111,6 +111,12 @@ export async function decodeBody(raw: Buffer, cap: number): Promise<{ ok: true; 
   }
 }
 
+/** The policy's reason when the pool's lookup refused the address a name resolved to. */
+function forbiddenReason(err: unknown): string | undefined {
+  for (let e: any = err, depth = 0; e && depth < 4; e = e.cause, depth++) if (e.code === 'EFORBIDDEN') return String(e.message);
+  return undefined;
+}
+
 function networkCode(err: unknown): { code: 'timeout' | 'connection_failed' | 'dns_error' | 'connection_refused'; message: string } {
   const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
   const code = cause?.code ?? (err as { code?: string })?.code ?? '';
@@ -140,10 +146,15 @@ export async function fetchPage(url: string, opts: FetchOptions): Promise<FetchO
 async function fetchPageOnce(url: string, opts: FetchOptions): Promise<FetchOutcome> {
   let current = url;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    const verdict = await opts.policy.check(current);
-    if (!verdict.allowed) return { kind: 'forbidden', reason: verdict.reason };
     const target = new URL(current);
-    const dispatcher = pinnedAgent(opts.policy, Number(target.port || (target.protocol === 'https:' ? 443 : 80)));
+    const port = Number(target.port || (target.protocol === 'https:' ? 443 : 80));
+    // A name is resolved once, by the pool's lookup, which vets the answer and connects to it; an
+    // address in the URL involves no lookup, so it is vetted here.
+    if (isIP(target.hostname.replace(/^\[|\]$/g, ''))) {
+      const verdict = await opts.policy.pin(target.hostname, port);
+      if (verdict.allowed === false) return { kind: 'forbidden', reason: verdict.reason };
+    }
+    const dispatcher = pinnedAgent(opts.policy, port);
     const outcome = await fetchHop(current, dispatcher, opts);
     if (outcome.kind !== 'redirect') return outcome;
     current = outcome.next;
@@ -169,6 +180,8 @@ async function fetchHop(current: string, dispatcher: Agent, opts: FetchOptions):
         res = undefined;
       } else break;
     } catch (err) {
+      const refused = forbiddenReason(err);
+      if (refused !== undefined) return { kind: 'forbidden', reason: refused };
       const n = networkCode(err);
       failure = { kind: 'unreachable', finalUrl: current, ...n };
       if (n.code === 'dns_error' || n.code === 'connection_refused') break;
