@@ -1,10 +1,8 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { addEnrichmentUsage, findCrawlPageScan, transitionPage } from '../../db/repositories/crawl.repository.ts';
-import { findScan, listFindings, saveSummary, updateFindingTexts } from '../../db/repositories/scan.repository.ts';
+import { findCrawlPageScan, saveEnrichment } from '../../db/repositories/crawl-page.repository.ts';
+import { findScan, listFindings } from '../../db/repositories/scan.repository.ts';
 import type { FindingRecord, ScanRecord } from '../../db/repositories/records.ts';
-import type { DB } from '../../db/schema.ts';
 import { FAILURE_TYPES } from '../../shared/contracts.ts';
 import type { Logger } from '../../logger.ts';
 import type { Enricher, EnrichmentGroup, EnrichmentUsage, FindingTextsOut } from './enricher.ts';
@@ -46,7 +44,7 @@ export function createAiActivities(deps: AiActivityDeps) {
    */
   async function enrichPageScan(
     scanId: string,
-    then?: (trx: Transaction<DB>, usage: EnrichmentUsage) => Promise<unknown>,
+    crawlPage?: { crawlId: string; pageId: string },
   ): Promise<{ enriched: number; groups: number; usage: EnrichmentUsage }> {
     const scan = await findScan(deps.db, scanId);
     if (!scan) throw ApplicationFailure.nonRetryable(`scan ${scanId} does not exist`, FAILURE_TYPES.scanNotFound);
@@ -71,11 +69,7 @@ export function createAiActivities(deps: AiActivityDeps) {
     } finally {
       clearInterval(timer);
     }
-    await deps.db.transaction().execute(async (trx) => {
-      await updateFindingTexts(trx, texts);
-      await saveSummary(trx, scanId, engineSummary(scan, findings));
-      await then?.(trx, usage);
-    });
+    await saveEnrichment(deps.db, { scanId, texts, summary: engineSummary(scan, findings), ...(crawlPage ? { crawlPage: { ...crawlPage, usage } } : {}) });
     return { enriched: texts.length, groups: groups.length, usage };
   }
 
@@ -90,10 +84,7 @@ export function createAiActivities(deps: AiActivityDeps) {
     async enrichCrawlPage(input: { crawlId: string; pageId: string }): Promise<{ enriched: number }> {
       const scan = await findCrawlPageScan(deps.db, input.crawlId, input.pageId);
       if (!scan) throw ApplicationFailure.nonRetryable(`page ${input.pageId} has no scan in crawl ${input.crawlId}`, FAILURE_TYPES.scanNotFound);
-      const { enriched } = await enrichPageScan(scan.id, async (trx, usage) => {
-        const moved = await transitionPage(trx, { crawlId: input.crawlId, pageId: input.pageId, from: ['scanned'], to: 'enriched' });
-        if (moved) await addEnrichmentUsage(trx, input.crawlId, usage);
-      });
+      const { enriched } = await enrichPageScan(scan.id, { crawlId: input.crawlId, pageId: input.pageId });
       return { enriched };
     },
   };

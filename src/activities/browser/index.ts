@@ -1,7 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { crawlPageState, ensureCrawlPageScan, transitionPage } from '../../db/repositories/crawl.repository.ts';
-import { getPageUrl, savePageScanOutcome } from '../../db/repositories/page.repository.ts';
-import { countFindings, endCrawlPageScan, findScan, saveScanPageInfo, saveScanResult, setScanStage } from '../../db/repositories/scan.repository.ts';
+import { crawlPageState, ensureCrawlPageScan, recordCrawlPageScan } from '../../db/repositories/crawl-page.repository.ts';
+import { getPageUrl } from '../../db/repositories/page.repository.ts';
+import { countFindings, findScan, saveScanPageInfo, saveScanResult, setScanStage } from '../../db/repositories/scan.repository.ts';
 import type { Database } from '../../db/database.ts';
 import { FAILURE_TYPES, type ScanPageResult, type ScanStage } from '../../shared/contracts.ts';
 import { capFindings } from '../../shared/findings-cap.ts';
@@ -154,21 +154,7 @@ export function createBrowserActivities(deps: BrowserActivityDeps) {
         return { kind: 'scanned', findings: await countFindings(deps.db, row.id), pageTitle: scan?.pageTitle ?? null };
       }
       const result = await scanAndStore(row.id, page.url, { owner: `crawl:${input.crawlId}`, keep: true });
-      await deps.db.transaction().execute(async (trx) => {
-        const ok = result.kind === 'scanned';
-        const scan = await endCrawlPageScan(trx, row.id, ok ? null : result.error);
-        await savePageScanOutcome(trx, page.id, {
-          httpStatus: scan.httpStatus,
-          ...(ok ? { scanned: { score: scan.score, title: scan.pageTitle } } : {}),
-        });
-        await transitionPage(trx, {
-          crawlId: input.crawlId,
-          pageId: page.id,
-          from: ['dispatched', 'pending'],
-          to: ok ? 'scanned' : 'failed',
-          ...(ok ? {} : { error: result.error }),
-        });
-      });
+      await recordCrawlPageScan(deps.db, { crawlId: input.crawlId, pageId: page.id, scanId: row.id, error: result.kind === 'scanned' ? null : result.error });
       if (result.kind === 'page-error') return { kind: 'page-error', error: result.error };
       return { kind: 'scanned', findings: result.findings.length, pageTitle: result.pageTitle };
     },

@@ -1,17 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import {
-  allFrontierUrls,
-  countCrawlPages,
-  countFetchedUrls,
-  enqueueUrls,
-  findCrawl,
-  incrementBrokenLinks,
-  markUrlDone,
-  nextQueuedUrls,
-  registerPage,
-  setDiscoveryDone,
-  type FrontierUrl,
-} from '../../db/repositories/crawl.repository.ts';
+import { findCrawl, incrementBrokenLinks, setDiscoveryDone } from '../../db/repositories/crawl.repository.ts';
+import { countCrawlPages, registerPage } from '../../db/repositories/crawl-page.repository.ts';
+import { allFrontierUrls, countFetchedUrls, enqueueUrls, markUrlDone, nextQueuedUrls, type FrontierUrl } from '../../db/repositories/frontier.repository.ts';
 import { findSite, setSiteBaseUrl } from '../../db/repositories/site.repository.ts';
 import type { Database } from '../../db/database.ts';
 import type { Logger } from '../../logger.ts';

@@ -1,7 +1,8 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Database } from '../../db/database.ts';
 import { finishScan, findScan, listFindings, markScanRunning, setScanStage } from '../../db/repositories/scan.repository.ts';
-import { claimPages, findCrawl, markCrawlRunning, setDiscoveryDone, transitionPage, updateCrawlPageScan } from '../../db/repositories/crawl.repository.ts';
+import { findCrawl, markCrawlRunning, setDiscoveryDone } from '../../db/repositories/crawl.repository.ts';
+import { claimPages, markCrawlPageEnrichFailed, markCrawlPageScanFailed } from '../../db/repositories/crawl-page.repository.ts';
 import { finalizeCrawl } from '../../db/repositories/issue.repository.ts';
 import { FAILURE_TYPES, type PageError, type ScanStage, type ScanStatus } from '../../shared/contracts.ts';
 import type { Logger } from '../../logger.ts';
@@ -55,18 +56,12 @@ export function createPersistenceActivities(deps: PersistenceActivityDeps) {
     /** A page whose scan activity failed for good (browser crashes): counted as failed once. */
     async markPageScanFailed(input: { crawlId: string; pageId: string; message: string }): Promise<void> {
       const error: PageError = { code: 'browser_error', message: input.message.slice(0, 500) };
-      await deps.db.transaction().execute(async (trx) => {
-        await updateCrawlPageScan(trx, input.crawlId, input.pageId, { status: 'failed', error, completed: true });
-        await transitionPage(trx, { crawlId: input.crawlId, pageId: input.pageId, from: ['dispatched', 'pending'], to: 'failed', error });
-      });
+      await markCrawlPageScanFailed(deps.db, { crawlId: input.crawlId, pageId: input.pageId, error });
     },
 
     /** A page whose enrichment failed for good: engine texts stay, the crawl becomes partial. */
     async markEnrichFailed(input: { crawlId: string; pageId: string }): Promise<void> {
-      await deps.db.transaction().execute(async (trx) => {
-        await updateCrawlPageScan(trx, input.crawlId, input.pageId, { status: 'completed_partial' });
-        await transitionPage(trx, { crawlId: input.crawlId, pageId: input.pageId, from: ['scanned'], to: 'enrich_failed' });
-      });
+      await markCrawlPageEnrichFailed(deps.db, input);
     },
 
     async finalizeCrawl(input: { crawlId: string; cancelled: boolean }): Promise<{ status: string; newIssues: number | null; fixedIssues: number | null }> {

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { SEVERITIES } from '../../shared/contracts.ts';
+import { decideCrawlStatus } from '../../shared/crawl-status.ts';
 import type { DB, Issue } from '../schema.ts';
 import { isCrawlEnded } from './crawl.repository.ts';
 import { LEGACY_GROUP_PREFIX, type IssueGroupFilters } from './issue-group.repository.ts';
@@ -132,19 +133,14 @@ async function diffAndEndCrawl(db: Kysely<DB>, crawlId: string, opts: FinalizeOp
       where ps.kind = 'crawl' and ps.crawl_id = ${crawlId} and ps.status in ('completed', 'completed_partial')`.execute(trx);
     const { scanned, score, root_error } = stats.rows[0]!;
 
-    let status: string;
-    let error: ErrorInfo | null = null;
-    const discoveryError = crawl.discovery_error as ErrorInfo | null;
-    if (opts.cancelled) status = 'cancelled';
-    else if (scanned === 0) {
-      status = 'failed';
-      error = (root_error as ErrorInfo | null) ?? discoveryError ?? { code: 'no_pages', message: 'no page of the site could be reached' };
-    } else if (discoveryError) {
-      // Discovery stopped short: what it found was scanned, the rest of the site was never seen.
-      status = 'completed_partial';
-      error = discoveryError;
-    } else if (crawl.failed_pages > 0 || crawl.enrich_failed_pages > 0) status = 'completed_partial';
-    else status = 'completed';
+    const { status, error } = decideCrawlStatus({
+      cancelled: opts.cancelled,
+      scannedPages: scanned,
+      failedPages: crawl.failed_pages,
+      enrichFailedPages: crawl.enrich_failed_pages,
+      discoveryError: crawl.discovery_error as ErrorInfo | null,
+      firstPageError: root_error as ErrorInfo | null,
+    });
 
     const done = await trx
       .updateTable('crawls')

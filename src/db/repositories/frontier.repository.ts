@@ -1,0 +1,57 @@
+/** Discovery's frontier: the URLs of a crawl, queued and fetched, so discovery can resume. */
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../schema.ts';
+import type { DiscoveredVia } from './records.ts';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+/** URLs discovery has already fetched in this crawl (its fetch budget survives a retry). */
+export async function countFetchedUrls(db: Db, crawlId: string): Promise<number> {
+  const r = await db
+    .selectFrom('crawl_urls')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('crawl_id', '=', crawlId)
+    .where('state', '=', 'done')
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+export interface FrontierUrl {
+  url: string;
+  depth: number;
+  via: DiscoveredVia;
+}
+
+export async function enqueueUrls(db: Db, crawlId: string, urls: readonly FrontierUrl[]): Promise<void> {
+  for (let i = 0; i < urls.length; i += 500) {
+    await db
+      .insertInto('crawl_urls')
+      .values(urls.slice(i, i + 500).map((u) => ({ crawl_id: crawlId, url: u.url, depth: u.depth, via: u.via })))
+      .onConflict((oc) => oc.columns(['crawl_id', 'url']).doNothing())
+      .execute();
+  }
+}
+
+export async function nextQueuedUrls(db: Db, crawlId: string, limit: number): Promise<FrontierUrl[]> {
+  return db
+    .selectFrom('crawl_urls')
+    .select(['url', 'depth', 'via'])
+    .where('crawl_id', '=', crawlId)
+    .where('state', '=', 'queued')
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
+}
+
+export async function allFrontierUrls(db: Db, crawlId: string): Promise<string[]> {
+  const rows = await db.selectFrom('crawl_urls').select('url').where('crawl_id', '=', crawlId).execute();
+  return rows.map((r) => r.url);
+}
+
+export async function markUrlDone(db: Db, crawlId: string, url: string, outcome: string): Promise<void> {
+  await db
+    .insertInto('crawl_urls')
+    .values({ crawl_id: crawlId, url, depth: 0, via: 'link', state: 'done', outcome })
+    .onConflict((oc) => oc.columns(['crawl_id', 'url']).doUpdateSet({ state: 'done', outcome }))
+    .execute();
+}
