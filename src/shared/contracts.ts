@@ -87,6 +87,8 @@ export interface CrawlWorkflowInput {
   discovery: DiscoveryOptions;
   /** Pages in flight (scanning or enriching) at once; worker slots bound what actually runs. */
   window?: number;
+  /** History events past which a run continues as new (default 8,000); tests lower it. */
+  maxRunEvents?: number;
   /** Carried across continue-as-new. */
   state?: { discoveryStarted: boolean; run: number };
   enrichment?: { maximumAttempts: number; initialIntervalMs: number };

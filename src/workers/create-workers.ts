@@ -44,7 +44,9 @@ export interface WorkerDeps {
  * the spec's stage concurrency; more processes add slots.
  */
 export async function createWorkers(deps: WorkerDeps): Promise<Worker[]> {
-  const common = { connection: deps.connection, namespace: deps.namespace };
+  // Heartbeats carry cancellations to activities; the SDK's default throttle (0.8 x the heartbeat
+  // timeout, 24 s for a page scan) would let a cancelled scan run that long. 2 s is the scan's own beat.
+  const common = { connection: deps.connection, namespace: deps.namespace, maxHeartbeatThrottleInterval: '2 seconds', defaultHeartbeatThrottleInterval: '2 seconds' } as const;
   const persistence = { ...createPersistenceActivities(deps), ...deps.overrides?.persistence };
   const browser = { ...createBrowserActivities(deps), ...deps.overrides?.browser };
   const ai = { ...createAiActivities(deps), ...deps.overrides?.ai };

@@ -110,7 +110,7 @@ export async function CrawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
     let idleMs = 250;
     for (;;) {
       const info = workflowInfo();
-      if (info.continueAsNewSuggested || info.historyLength > MAX_RUN_EVENTS) {
+      if (info.continueAsNewSuggested || info.historyLength > (input.maxRunEvents ?? MAX_RUN_EVENTS)) {
         await Promise.all(inflight.values());
         return await continueAsNew<typeof CrawlWorkflow>({ ...input, state: { discoveryStarted: true, run: state.run + 1 } });
       }
