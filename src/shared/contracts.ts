@@ -81,8 +81,11 @@ export interface DiscoveryOptions {
 export const DEFAULT_DISCOVERY_OPTIONS: DiscoveryOptions = { fetchTimeoutMs: 10_000, maxDepth: 20, maxQueryVariants: 10, concurrency: 4 };
 
 export interface CrawlWorkflowInput {
-  crawlId: string;
+  /** Chosen by whoever starts the crawl (the API); a Temporal Schedule leaves it out and the workflow makes one. */
+  crawlId?: string;
   siteId: string;
+  /** Page cap of this crawl. */
+  maxPages: number;
   queues: TaskQueues;
   discovery: DiscoveryOptions;
   /** Pages in flight (scanning or enriching) at once; worker slots bound what actually runs. */
@@ -90,7 +93,7 @@ export interface CrawlWorkflowInput {
   /** History events past which a run continues as new (default 8,000); tests lower it. */
   maxRunEvents?: number;
   /** Carried across continue-as-new. */
-  state?: { discoveryStarted: boolean; run: number };
+  state?: { opened?: boolean; discoveryStarted: boolean; run: number };
   enrichment?: { maximumAttempts: number; initialIntervalMs: number };
 }
 

@@ -1,5 +1,9 @@
 import {
   ActivityCancellationType,
+  allHandlersFinished,
+  condition,
+  defineUpdate,
+  setHandler,
   ActivityFailure,
   ApplicationFailure,
   CancellationScope,
@@ -11,13 +15,19 @@ import {
   proxyActivities,
   sleep,
   startChild,
+  upsertSearchAttributes,
+  uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { DiscoveryActivities } from '../activities/discovery/index.ts';
+import type { OpenCrawlResult } from '../db/repositories/crawl.repository.ts';
 import { FAILURE_TYPES, type CrawlWorkflowInput, type CrawlWorkflowResult, type DiscoveryOptions } from '../shared/contracts.ts';
 import { crawlSearchAttributes, discoveryWorkflowId } from '../shared/search-attributes.ts';
 import type { TaskQueues } from '../shared/task-queues.ts';
 import { enrichmentActivities, pageScanActivities, persistenceActivities } from './activity-proxies.ts';
+
+/** Sent with the start by the API: answers once the crawl's row is written, or why it was not. */
+export const openCrawlUpdate = defineUpdate<OpenCrawlResult>('openCrawl');
 
 export interface DiscoveryWorkflowInput {
   crawlId: string;
@@ -63,13 +73,27 @@ const MAX_RUN_EVENTS = 8_000;
  * grows, and finalizes once (score and issue diff). The frontier and every result live in
  * PostgreSQL; the history holds ids and counts only.
  */
-export async function CrawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWorkflowResult> {
-  const { crawlId, queues } = input;
-  const state = input.state ?? { discoveryStarted: false, run: 0 };
+export async function CrawlWorkflow(started: CrawlWorkflowInput): Promise<CrawlWorkflowResult> {
+  // A crawl started by a Temporal Schedule has no id yet: it gets one here (deterministically) and
+  // the search attribute operators find it by.
+  const crawlId = started.crawlId ?? uuid4();
+  if (started.crawlId === undefined) upsertSearchAttributes(crawlSearchAttributes(started.siteId, crawlId));
+  const input: CrawlWorkflowInput & { crawlId: string } = { ...started, crawlId };
+  const { queues } = input;
+  const state = input.state ?? { opened: false, discoveryStarted: false, run: 0 };
   const window = input.window ?? 12;
   const db = persistenceActivities(queues);
   const browser = pageScanActivities(queues);
   const ai = enrichmentActivities(queues, input.enrichment);
+
+  /**
+   * The crawl's row, written by this workflow itself, once: the API asks for it through the
+   * `openCrawl` update sent with the start (so it can answer 409 at once), a Schedule's start
+   * does not, and both wait on the same activity.
+   */
+  let opening: Promise<OpenCrawlResult> | undefined;
+  const openCrawl = () => (opening ??= db.openCrawl({ crawlId, siteId: input.siteId, maxPages: input.maxPages }));
+  if (!state.opened && !state.discoveryStarted) setHandler(openCrawlUpdate, () => openCrawl());
 
   /** Scan then enrich one page; never rejects, so one page cannot stop the crawl. */
   async function processPage(pageId: string): Promise<void> {
@@ -93,6 +117,14 @@ export async function CrawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
   const inflight = new Map<string, Promise<void>>();
   let cancellation: unknown;
   try {
+    if (!state.opened && !state.discoveryStarted) {
+      const opened = await openCrawl();
+      if (!opened.opened) {
+        await condition(allHandlersFinished); // the API's update gets its answer before the run ends
+        return { crawlId, status: opened.reason };
+      }
+      state.opened = true;
+    }
     if (!state.discoveryStarted) {
       const started = await db.markCrawlRunning({ crawlId });
       if (!started) return { crawlId, status: 'ended' };
@@ -112,7 +144,7 @@ export async function CrawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
       const info = workflowInfo();
       if (info.continueAsNewSuggested || info.historyLength > (input.maxRunEvents ?? MAX_RUN_EVENTS)) {
         await Promise.all(inflight.values());
-        return await continueAsNew<typeof CrawlWorkflow>({ ...input, state: { discoveryStarted: true, run: state.run + 1 } });
+        return await continueAsNew<typeof CrawlWorkflow>({ ...input, state: { opened: true, discoveryStarted: true, run: state.run + 1 } });
       }
       let claimed = 0;
       let discoveryDone = false;
@@ -135,6 +167,14 @@ export async function CrawlWorkflow(input: CrawlWorkflowInput): Promise<CrawlWor
       else if (claimed === 0) await Promise.race([...inflight.values(), sleep(1000)]);
     }
   } catch (err) {
+    if (isCancellation(err) && !state.opened && !state.discoveryStarted) {
+      // Cancelled before its first step: the crawl still gets its row, ended `cancelled`.
+      await CancellationScope.nonCancellable(async () => {
+        const opened = await db.openCrawl({ crawlId, siteId: input.siteId, maxPages: input.maxPages });
+        if (opened.opened) await db.finalizeCrawl({ crawlId, cancelled: true });
+      });
+      throw err;
+    }
     if (isCancellation(err)) cancellation = err;
     else {
       // An activity that failed for good fails the crawl: still end its row, or the site would

@@ -7,6 +7,7 @@ import { inject } from 'vitest';
 import { DEFAULT_DISCOVERY_OPTIONS, FAILURE_TYPES, type CrawlWorkflowInput } from '../../src/shared/contracts.ts';
 import { taskQueues, type TaskQueues } from '../../src/shared/task-queues.ts';
 import { ensureWorkflowBundle } from '../../src/workers/workflow-bundle.ts';
+import { CRAWL_ID } from '../../src/shared/search-attributes.ts';
 
 /**
  * CrawlWorkflow against mocked activities on the test run's Temporal dev server: no database, no
@@ -15,6 +16,7 @@ import { ensureWorkflowBundle } from '../../src/workers/workflow-bundle.ts';
  */
 
 interface Calls {
+  opened: Array<{ crawlId: string; siteId: string; maxPages: number }>;
   markCrawlRunning: number;
   discoverPages: number;
   claims: number;
@@ -25,11 +27,18 @@ interface Calls {
   finalized: Array<{ cancelled: boolean }>;
 }
 
-function mockActivities(pages: string[], behaviour: { failScan?: string; failEnrich?: string; blockScans?: boolean; claimBatch?: number } = {}) {
-  const calls: Calls = { markCrawlRunning: 0, discoverPages: 0, claims: 0, scanned: [], enriched: [], scanFailed: [], enrichFailed: [], finalized: [] };
+function mockActivities(
+  pages: string[],
+  behaviour: { failScan?: string; failEnrich?: string; blockScans?: boolean; claimBatch?: number; inProgress?: string } = {},
+) {
+  const calls: Calls = { opened: [], markCrawlRunning: 0, discoverPages: 0, claims: 0, scanned: [], enriched: [], scanFailed: [], enrichFailed: [], finalized: [] };
   const pending = [...pages];
   const byKey = new Map<string, string[]>();
   const persistence = {
+    async openCrawl(input: { crawlId: string; siteId: string; maxPages: number }) {
+      calls.opened.push(input);
+      return behaviour.inProgress ? { opened: false, reason: 'crawl_in_progress', activeCrawlId: behaviour.inProgress } : { opened: true };
+    },
     async markCrawlRunning() {
       calls.markCrawlRunning++;
       return { id: 'crawl' };
@@ -119,6 +128,7 @@ describe('CrawlWorkflow with mocked activities', () => {
   const input = (queues: TaskQueues, extra: Partial<CrawlWorkflowInput> = {}): CrawlWorkflowInput => ({
     crawlId: `c${randomBytes(6).toString('hex')}`,
     siteId: 's1',
+    maxPages: 50,
     queues,
     discovery: DEFAULT_DISCOVERY_OPTIONS,
     enrichment: { maximumAttempts: 1, initialIntervalMs: 100 },
@@ -135,6 +145,34 @@ describe('CrawlWorkflow with mocked activities', () => {
     expect(mocks.calls.enriched.sort()).toEqual(['p1', 'p2', 'p3', 'p4', 'p5']);
     expect(mocks.calls.finalized).toEqual([{ cancelled: false }]);
     expect(mocks.calls.discoverPages).toBe(1);
+  });
+
+  it('opens the crawl itself first; started without an id (as by a Schedule) it makes one and tags itself with it', { timeout: 60_000 }, async () => {
+    const mocks = mockActivities(['p1']);
+    const { result, tagged } = await withWorkers(mocks, async (queues) => {
+      const workflowId = `scheduled-${randomBytes(4).toString('hex')}`;
+      const { crawlId: _omit, ...withoutId } = input(queues);
+      const result = await client.workflow.execute('CrawlWorkflow', { taskQueue: queues.workflows, workflowId, args: [withoutId] });
+      const d = await client.workflow.getHandle(workflowId).describe();
+      return { result, tagged: d.typedSearchAttributes.get(CRAWL_ID) };
+    });
+    expect(mocks.calls.opened).toHaveLength(1);
+    const opened = mocks.calls.opened[0]!;
+    expect(opened).toMatchObject({ siteId: 's1', maxPages: 50 });
+    expect(opened.crawlId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(result).toEqual({ crawlId: opened.crawlId, status: 'completed' });
+    expect(tagged).toBe(opened.crawlId);
+  });
+
+  it('ends at once, without discovery or finalization, when the site already has a crawl under way', { timeout: 60_000 }, async () => {
+    const mocks = mockActivities(['p1'], { inProgress: 'other-crawl' });
+    const result = await withWorkers(mocks, (queues) =>
+      client.workflow.execute('CrawlWorkflow', { taskQueue: queues.workflows, workflowId: `crawl-test-${randomBytes(4).toString('hex')}`, args: [input(queues)] }),
+    );
+    expect(result).toMatchObject({ status: 'crawl_in_progress' });
+    expect(mocks.calls.markCrawlRunning).toBe(0);
+    expect(mocks.calls.discoverPages).toBe(0);
+    expect(mocks.calls.finalized).toEqual([]);
   });
 
   it('marks a page whose scan fails for good, and one whose enrichment fails, and still finalizes the rest', { timeout: 60_000 }, async () => {
@@ -165,6 +203,7 @@ describe('CrawlWorkflow with mocked activities', () => {
     expect(new Set(mocks.calls.scanned).size).toBe(pages.length);
     expect(mocks.calls.discoverPages).toBe(1);
     expect(mocks.calls.markCrawlRunning).toBe(1);
+    expect(mocks.calls.opened).toHaveLength(1);
     expect(mocks.calls.finalized).toEqual([{ cancelled: false }]);
   });
 

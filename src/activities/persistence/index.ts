@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Database } from '../../db/database.ts';
 import { finishScan, findScan, listFindings, markScanRunning, setScanStage } from '../../db/repositories/scan.repository.ts';
-import { findCrawl, markCrawlRunning, setDiscoveryDone } from '../../db/repositories/crawl.repository.ts';
+import { findCrawl, markCrawlRunning, openCrawl, setDiscoveryDone, type OpenCrawlResult } from '../../db/repositories/crawl.repository.ts';
 import { claimPages, markCrawlPageEnrichFailed, markCrawlPageScanFailed } from '../../db/repositories/crawl-page.repository.ts';
 import { finalizeCrawl } from '../../db/repositories/issue.repository.ts';
 import { FAILURE_TYPES, type PageError, type ScanStage, type ScanStatus } from '../../shared/contracts.ts';
@@ -28,6 +28,13 @@ export function createPersistenceActivities(deps: PersistenceActivityDeps) {
 
     async setScanStage(input: { scanId: string; stage: ScanStage }): Promise<void> {
       await setScanStage(deps.db, input.scanId, input.stage);
+    },
+
+    /** The crawl's first step: its row, unless the site already has a crawl under way (see openCrawl). */
+    async openCrawl(input: { crawlId: string; siteId: string; maxPages: number }): Promise<OpenCrawlResult> {
+      const result = await openCrawl(deps.db, input);
+      if (!result.opened) deps.logger.warn({ crawlId: input.crawlId, siteId: input.siteId, ...result }, 'crawl not opened');
+      return result;
     },
 
     async markCrawlRunning(input: { crawlId: string }): Promise<boolean> {

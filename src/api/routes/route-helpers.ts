@@ -45,18 +45,18 @@ export function startFailure(what: string, err: unknown): ApiError {
 
 /**
  * Starts a workflow within a bounded wait, so an unreachable Temporal is a quick 503 rather than a
- * hanging request; on failure the row written for it is removed, leaving nothing half-written.
+ * hanging request; on failure the row written for it, if any, is removed, leaving nothing half-written.
  */
 export async function startWorkflowOrRollback(
   deps: AppDeps,
   what: string,
   start: () => Promise<unknown>,
-  rollback: () => Promise<void>,
+  rollback?: () => Promise<void>,
 ): Promise<void> {
   try {
     await deps.temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, start);
   } catch (err) {
-    await rollback().catch(() => {});
+    await rollback?.().catch(() => {});
     throw startFailure(what, err);
   }
 }

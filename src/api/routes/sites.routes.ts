@@ -1,16 +1,18 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { CrawlInProgressError, deleteCrawl, findSiteCrawl, isCrawlEnded, insertCrawl, latestCrawl, listCrawls } from '../../db/repositories/crawl.repository.ts';
+import { randomUUID } from 'node:crypto';
+import { activeCrawlId, findSiteCrawl, isCrawlEnded, latestCrawl, listCrawls } from '../../db/repositories/crawl.repository.ts';
 import { finalizeCrawl } from '../../db/repositories/issue.repository.ts';
 import { countOpenIssues, listSites, upsertSite } from '../../db/repositories/site.repository.ts';
 import { siteHostname } from '../../shared/urls.ts';
 import { DEFAULT_DISCOVERY_OPTIONS, type CrawlWorkflowInput } from '../../shared/contracts.ts';
-import { crawlSearchAttributes, crawlWorkflowId } from '../../shared/search-attributes.ts';
+import { crawlWorkflowId } from '../../shared/search-attributes.ts';
 import type { AppDeps, HonoEnv } from '../env.ts';
 import { ApiError } from '../errors.ts';
 import { rateLimit } from '../middleware.ts';
 import { crawlDto, latestCrawlDto, siteDto } from '../mappers.ts';
-import { jsonContent, requireSite, startWorkflowOrRollback } from './route-helpers.ts';
+import { startCrawlWorkflow, startingCrawl, unopenedCrawlOf } from './starting-crawls.ts';
+import { jsonContent, requireSite } from './route-helpers.ts';
 import { envelope, envelopeSchema, paginationQuery, problemResponses, uuidParam } from '../schemas/common.schema.ts';
 import { CrawlSchema, CreateSiteBody, SiteDetailSchema, SiteSchema, StartCrawlBody, StartedCrawlSchema } from '../schemas/site.schema.ts';
 
@@ -23,9 +25,10 @@ export function siteRoutes(deps: AppDeps) {
   const siteOr404 = (id: string) => requireSite(deps, id);
   const crawlLimiter = rateLimit({ db: deps.db, config: deps.config, name: 'crawl', limit: deps.config.crawlRateLimit });
   app.use('/api/sites/:id/crawl', (c, next) => (c.req.method === 'POST' ? crawlLimiter(c, next) : next()));
+  /** The crawl's row, or, between the start and its first step, the crawl as its workflow shows it (queued). */
   async function crawlOr404(siteId: string, crawlId: string) {
     await siteOr404(siteId);
-    const crawl = await findSiteCrawl(deps.db, siteId, crawlId);
+    const crawl = (await findSiteCrawl(deps.db, siteId, crawlId)) ?? (await startingCrawl(deps, siteId, crawlId));
     if (!crawl) throw new ApiError('not_found', `crawl ${crawlId} does not exist for site ${siteId}`);
     return crawl;
   }
@@ -77,42 +80,32 @@ export function siteRoutes(deps: AppDeps) {
       path: '/api/sites/{id}/crawl',
       tags: ['Crawls'],
       summary: 'Start a crawl of the site',
-      description: 'Answers 202 `{crawlId, status: "queued"}`. A site has at most one queued or running crawl: another start is 409 crawl_in_progress with its `crawlId`. Crawl starts are limited per client (CRAWL_RATE_LIMIT an hour, default 20) with the same RateLimit headers and 429 as POST /api/scans. In the Temporal UI the workflow is `crawl-<crawlId>`, searchable by `crawlId` and `siteId`.',
+      description: 'Answers 202 `{crawlId, status: "queued"}`. A site has at most one queued or running crawl: another start is 409 crawl_in_progress with its `crawlId`. Crawl starts are limited per client (CRAWL_RATE_LIMIT an hour, default 20) with the same RateLimit headers and 429 as POST /api/scans. The API only starts the workflow, together with its `openCrawl` update: the workflow writes the crawl as its first step (as it does when a Temporal Schedule starts it) and the answer waits up to 3 s for that. With no worker running yet the answer is 202 all the same, and until the crawl is written GET and cancel answer from its workflow (status `queued`). A start that loses a race to another one is answered 409 and its crawl is kept as `failed` with error `crawl_in_progress`, so a site never has two crawls under way. In the Temporal UI the workflow is `crawl-<crawlId>`, searchable by `crawlId` and `siteId`.',
       request: { params: SiteParams, body: { content: { 'application/json': { schema: StartCrawlBody(deps.config.maxCrawlPages) } } } },
       responses: { 202: json(StartedCrawlSchema, 'Queued'), ...problemResponses(400, 401, 404, 409, 413, 415, 429, 500, 503) },
     }),
     async (c) => {
       const site = await siteOr404(c.req.valid('param').id);
       const { maxPages } = c.req.valid('json');
-      let crawl;
-      try {
-        crawl = await insertCrawl(deps.db, { siteId: site.id, maxPages: maxPages ?? deps.config.maxCrawlPages });
-      } catch (err) {
-        if (err instanceof CrawlInProgressError) {
-          throw new ApiError('crawl_in_progress', err.message, { extra: { crawlId: err.crawlId } });
-        }
-        throw err;
-      }
-      const input: CrawlWorkflowInput = {
+      // The workflow writes the crawl's row itself (openCrawl), so that a Schedule can start a
+      // crawl the same way. Here: refuse a second crawl at once if one is known, then start.
+      const active = (await activeCrawlId(deps.db, site.id)) ?? (await unopenedCrawlOf(deps, site.id));
+      if (active) throw new ApiError('crawl_in_progress', `crawl ${active} of this site is still queued or running`, { extra: { crawlId: active } });
+      const crawl = { id: randomUUID() };
+      const input: CrawlWorkflowInput & { crawlId: string } = {
         crawlId: crawl.id,
         siteId: site.id,
+        maxPages: maxPages ?? deps.config.maxCrawlPages,
         queues: deps.queues,
         discovery: { ...DEFAULT_DISCOVERY_OPTIONS, ...deps.discoveryOptions },
         enrichment: deps.enrichmentRetry,
       };
-      await startWorkflowOrRollback(
-        deps,
-        'crawl',
-        () =>
-          deps.temporal.workflow.start('CrawlWorkflow', {
-            workflowId: crawlWorkflowId(crawl.id),
-            taskQueue: deps.queues.workflows,
-            args: [input],
-            typedSearchAttributes: crawlSearchAttributes(site.id, crawl.id),
-            memo: { hostname: site.hostname },
-          }),
-        () => deleteCrawl(deps.db, crawl.id),
-      );
+      const opened = await startCrawlWorkflow(deps, input, site.hostname);
+      if (opened?.opened === false) {
+        // Another start won a race the checks above could not see; this crawl's row says so.
+        if (opened.reason === 'site_gone') throw new ApiError('not_found', `site ${site.id} does not exist`);
+        throw new ApiError('crawl_in_progress', `crawl ${opened.activeCrawlId} of this site is still queued or running`, { extra: { crawlId: opened.activeCrawlId } });
+      }
       c.header('Location', `/api/sites/${site.id}/crawls/${crawl.id}`);
       return c.json({ crawlId: crawl.id, status: 'queued' as const }, 202);
     },

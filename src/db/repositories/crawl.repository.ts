@@ -11,34 +11,47 @@ export function isCrawlEnded(status: string): boolean {
   return (ENDED_CRAWL_STATUSES as readonly string[]).includes(status);
 }
 
-export class CrawlInProgressError extends Error {
-  readonly crawlId: string;
-  constructor(crawlId: string) {
-    super(`crawl ${crawlId} of this site is still queued or running`);
-    this.crawlId = crawlId;
-  }
+/** The id of the site's queued or running crawl, if it has one. */
+export async function activeCrawlId(db: Db, siteId: string): Promise<string | undefined> {
+  const r = await db.selectFrom('crawls').select('id').where('site_id', '=', siteId).where('status', 'in', ['queued', 'running']).executeTakeFirst();
+  return r?.id;
 }
 
-/** Inserts a queued crawl; the partial unique index turns a second active crawl into CrawlInProgressError. */
-export async function insertCrawl(db: Kysely<DB>, v: { siteId: string; maxPages: number }): Promise<CrawlRecord> {
-  try {
-    return crawlFromRow(await db.insertInto('crawls').values({ site_id: v.siteId, max_pages: v.maxPages }).returningAll().executeTakeFirstOrThrow());
-  } catch (err) {
-    if ((err as { code?: string }).code === '23505') {
-      const active = await db
-        .selectFrom('crawls')
-        .select('id')
-        .where('site_id', '=', v.siteId)
-        .where('status', 'in', ['queued', 'running'])
-        .executeTakeFirst();
-      if (active) throw new CrawlInProgressError(active.id);
+export type OpenCrawlResult = { opened: true } | { opened: false; reason: 'crawl_in_progress'; activeCrawlId: string } | { opened: false; reason: 'site_gone' };
+
+/**
+ * The crawl's row, written by its own workflow as its first step (so a Temporal Schedule can start
+ * a crawl exactly as the API does). Idempotent: a retry finds the row it wrote. When the site
+ * already has a queued or running crawl, the row is written `failed` with `crawl_in_progress`
+ * naming that crawl, so whoever started this one can see why it never ran.
+ */
+export async function openCrawl(db: Kysely<DB>, v: { crawlId: string; siteId: string; maxPages: number }): Promise<OpenCrawlResult> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const existing = await findCrawl(db, v.crawlId);
+    if (existing) {
+      return existing.status === 'failed' && existing.error?.code === 'crawl_in_progress'
+        ? { opened: false, reason: 'crawl_in_progress', activeCrawlId: String((existing.error as ErrorInfo & { crawlId?: string }).crawlId ?? '') }
+        : { opened: true };
     }
-    throw err;
+    try {
+      await db.insertInto('crawls').values({ id: v.crawlId, site_id: v.siteId, max_pages: v.maxPages }).execute();
+      return { opened: true };
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === '23503') return { opened: false, reason: 'site_gone' };
+      if (code !== '23505') throw err;
+      const active = await activeCrawlId(db, v.siteId);
+      if (!active || active === v.crawlId) continue; // the other crawl ended meanwhile, or a retry raced this one
+      const error = { code: 'crawl_in_progress', message: `crawl ${active} of this site was still queued or running`, crawlId: active };
+      const wrote = await db
+        .insertInto('crawls')
+        .values({ id: v.crawlId, site_id: v.siteId, max_pages: v.maxPages, status: 'failed', error: JSON.stringify(error), completed_at: sql<Date>`now()` })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .executeTakeFirst();
+      if (Number(wrote.numInsertedOrUpdatedRows ?? 0) === 1) return { opened: false, reason: 'crawl_in_progress', activeCrawlId: active };
+    }
   }
-}
-
-export async function deleteCrawl(db: Db, id: string): Promise<void> {
-  await db.deleteFrom('crawls').where('id', '=', id).execute();
+  throw new Error(`crawl ${v.crawlId} could not be opened: its site's crawls kept changing`);
 }
 
 export async function findCrawl(db: Db, id: string): Promise<CrawlRecord | undefined> {
