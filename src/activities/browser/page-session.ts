@@ -3,6 +3,7 @@ import type { PageError } from '../../shared/contracts.ts';
 import { DESKTOP_VIEWPORT } from '../../shared/audit-setup.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
 import { classifyNavigationError } from './classify-navigation-error.ts';
+import { installAxeLoader } from './in-page.ts';
 import { PROXY_ERROR_HEADER, startEgressProxy, type BlockedRequest, type EgressProxy } from './egress-proxy.ts';
 
 export interface OpenTabOptions {
@@ -67,6 +68,7 @@ export async function openTab(opts: OpenTabOptions): Promise<Tab> {
       ...(proxy ? { proxy: { server: proxy.server } } : {}),
     });
     await context.addInitScript(trackChanges);
+    await installAxeLoader(context);
     const page = await context.newPage();
     return await tabOf(opts, context, page, proxy);
   } catch (err) {
