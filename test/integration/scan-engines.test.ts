@@ -14,6 +14,42 @@ describe('the page scan as a sequence of engines', () => {
     await scanner?.close();
   });
 
+  it('runs its own axe even where the page brings a copy of axe or tampers with the loader', async () => {
+    const fake = `<script>
+      window.axe = { run: () => Promise.resolve({ violations: [], incomplete: [], passes: [] }) };
+      try { window.__a11yLoadAxe = () => {}; } catch {}
+      try { delete window.__a11yLoadAxe; } catch {}
+    </script>`;
+    const r = await scanner.scan(page('<img src="/nothing.png" id="no-alt">', fake), { engines: [axeEngine] });
+    expect(ofRule(r, 'image-alt')).toMatchObject([{ type: 'confirmed', elementSelector: '#no-alt' }]);
+  });
+
+  it('waits for content a script builds after load: after a slow request, after a timer, while the DOM keeps changing', async () => {
+    scanner.server.route('/slow-data', (_req, res) => {
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end('late');
+      }, 700);
+    });
+    const slowFetch = page('<div id="out"></div><script>addEventListener("load", () => fetch("/slow-data").then((r) => r.text()).then((t) => { out.innerHTML = `<img src="/x.png" id="${t}">`; }));</script>');
+    expect(ofRule(await scanner.scan(slowFetch, { engines: [axeEngine] }), 'image-alt').map((f) => f.elementSelector)).toEqual(['#late']);
+    const slowXhr = page('<div id="out"></div><script>addEventListener("load", () => { const x = new XMLHttpRequest(); x.open("GET", "/slow-data"); x.onload = () => { out.innerHTML = `<img src="/x.png" id="${x.responseText}">`; }; x.send(); });</script>');
+    expect(ofRule(await scanner.scan(slowXhr, { engines: [axeEngine] }), 'image-alt').map((f) => f.elementSelector)).toEqual(['#late']);
+    const timer = page('<div id="out"></div><script>addEventListener("load", () => setTimeout(() => { out.innerHTML = `<img src="/x.png" id="timer">`; }, 60));</script>');
+    expect(ofRule(await scanner.scan(timer, { engines: [axeEngine] }), 'image-alt').map((f) => f.elementSelector)).toEqual(['#timer']);
+    // Changes every 150 ms for a while after load, then the last piece.
+    const busy = page('<div id="out"></div><script>addEventListener("load", () => { let n = 0; const t = setInterval(() => { n++; out.dataset.n = n; if (n === 5) { clearInterval(t); out.innerHTML = `<img src="/x.png" id="last">`; } }, 150); });</script>');
+    expect(ofRule(await scanner.scan(busy, { engines: [axeEngine] }), 'image-alt').map((f) => f.elementSelector)).toEqual(['#last']);
+  });
+
+  it('checks a page whose request never ends (a long poll) instead of waiting for it', async () => {
+    scanner.server.route('/poll', () => {
+      // never answers
+    });
+    const r = await scanner.scan(page('<img src="/x.png" id="here"><script>fetch("/poll").catch(() => {});</script>'), { engines: [axeEngine] });
+    expect(ofRule(r, 'image-alt').map((f) => f.elementSelector)).toEqual(['#here']);
+  });
+
   it('reports axe\'s css-orientation-lock violations, which axe leaves off by default', async () => {
     const locked = await scanner.scan(
       page('<p>Content</p>', '<style>@media (orientation: portrait) { html { transform: rotate(90deg); } }</style>'),
