@@ -93,6 +93,10 @@ export interface NearestColour {
 /** Lightness steps searched per direction: fine enough to hit every 8-bit value along the way. */
 const STEPS = 1000;
 
+/** Answers kept per (colour, against, target): a site repeats the same few colour pairs on every page. */
+const nearestCache = new Map<string, NearestColour | undefined>();
+const NEAREST_CACHE_SIZE = 5000;
+
 /**
  * The colour nearest to `colour` along HSL lightness (same hue and saturation) whose contrast ratio
  * against `against` is at least `target`, searching darker and lighter and taking the smaller
@@ -101,15 +105,27 @@ const STEPS = 1000;
  * always reaches that against any colour).
  */
 export function nearestPassingColour(colour: Rgb, against: Rgb, target: number): NearestColour | undefined {
+  const key = `${toHex(colour)}${toHex(against)}${target}`;
+  if (nearestCache.has(key)) return nearestCache.get(key);
+  const found = searchNearest(colour, against, target);
+  if (nearestCache.size >= NEAREST_CACHE_SIZE) nearestCache.clear();
+  nearestCache.set(key, found);
+  return found;
+}
+
+function searchNearest(colour: Rgb, against: Rgb, target: number): NearestColour | undefined {
   const hsl = rgbToHsl(colour);
   const start = contrastRatio(colour, against);
   if (start >= target) return { hex: toHex(colour), ratio: start, direction: 'darker', lightnessChange: 0 };
+  const at = (direction: 'darker' | 'lighter', delta: number) => hslToRgb({ ...hsl, l: Math.min(1, Math.max(0, direction === 'darker' ? hsl.l - delta : hsl.l + delta)) });
   const search = (direction: 'darker' | 'lighter'): NearestColour | undefined => {
     const span = direction === 'darker' ? hsl.l : 1 - hsl.l;
+    // Luminance moves one way with lightness, so along one direction the ratio is at most the
+    // larger of its two ends: when the far end (black or white) misses, every step does.
+    if (contrastRatio(at(direction, span), against) < target) return undefined;
     for (let i = 1; i <= STEPS; i++) {
       const delta = (span * i) / STEPS;
-      const l = direction === 'darker' ? hsl.l - delta : hsl.l + delta;
-      const rgb = hslToRgb({ ...hsl, l: Math.min(1, Math.max(0, l)) });
+      const rgb = at(direction, delta);
       const ratio = contrastRatio(rgb, against);
       if (ratio >= target) return { hex: toHex(rgb), ratio, direction, lightnessChange: delta };
     }
