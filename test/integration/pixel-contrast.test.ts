@@ -3,6 +3,7 @@ import type { FindingDraft } from '../../src/activities/browser/axe-findings.ts'
 import { axeEngine } from '../../src/activities/browser/engines/axe.engine.ts';
 import type { ScanEngine } from '../../src/activities/browser/engines/engine.ts';
 import { pixelContrastEngine } from '../../src/activities/browser/engines/pixel-contrast.engine.ts';
+import { solidPngUrl } from '../helpers/png.ts';
 import { ofRule, openFixtureScanner, type FixtureScanner, type ScannedResult } from '../helpers/scan-fixture.ts';
 
 /** A background image (SVG data URL, so axe cannot read its colours) of the given shapes. */
@@ -36,6 +37,66 @@ describe('pixel contrast engine', () => {
   const scan = (body: string, engines: readonly ScanEngine[] = [axeEngine, pixelContrastEngine]) => scanner.scan(page(body), { engines });
   /** axe's own findings on the page, before the pixel engine measured them. */
   const axeSaid = (r: ScannedResult) => r.engines.find((e) => e.engine === 'axe')!.findings.filter((f) => f.ruleId === 'color-contrast');
+
+  /** An engine that records the page's inline styles after the others ran: nothing may be left changed. */
+  const styles: string[] = [];
+  const styleWatch: ScanEngine = {
+    id: 'style-watch',
+    stage: 'CustomChecks',
+    async run({ page }) {
+      styles.push(await page.evaluate(() => Array.from(document.querySelectorAll('[style]')).map((e) => `${e.id}: ${e.getAttribute('style')}`).join('\n')));
+      return { findings: [] };
+    },
+  };
+
+  it('lets axe decide texts held by a background image that fails to load, in its own run, and puts the image back', async () => {
+    styles.length = 0;
+    const r = await scan(
+      `<div id="holder" style="background:#fff url(/missing-image.png) repeat-x;width:500px"><p id="light" style="color:#999">Too light on white</p><p id="dark" style="color:#222">Dark enough</p></div>`,
+      [axeEngine, pixelContrastEngine, styleWatch],
+    );
+    expect(axeSaid(r).map((f) => [f.elementSelector, f.type])).toEqual([['#light', 'confirmed']]);
+    expect(ofRule(r, 'color-contrast').map((f) => [f.elementSelector, f.type, f.data.engine])).toEqual([['#light', 'confirmed', 'axe']]);
+    expect(styles[0]).toBe('holder: background:#fff url(/missing-image.png) repeat-x;width:500px\nlight: color:#999\ndark: color:#222');
+  });
+
+  it('decides by axe the texts a repeat-x strip or a corner icon does not reach, and measures by pixels the text on the strip', async () => {
+    styles.length = 0;
+    const strip = solidPngUrl(1, 40, '#222222');
+    const icon = solidPngUrl(16, 16, '#000000');
+    const r = await scan(
+      `<div id="holder" style="background:#fff url(${strip}) repeat-x;width:600px">` +
+        `<p id="on" style="color:#fff;margin:0;line-height:40px;font-size:16px">White on the dark strip</p>` +
+        `<p id="below-light" style="color:#999">Below the strip, too light</p>` +
+        `<p id="below-dark" style="color:#222">Below the strip, dark enough</p>` +
+        `<p><a id="iconic" href="/x" style="color:#999;background:url(${icon}) no-repeat right center;padding-right:24px">A link with an icon</a></p></div>`,
+      [axeEngine, pixelContrastEngine, styleWatch],
+    );
+    // axe gave up on all four: an element behind each has a background image.
+    expect(axeSaid(r).map((f) => [f.elementSelector, (f.data.review as { messageKey?: string })?.messageKey]).sort()).toEqual(
+      [['#below-dark', 'bgImage'], ['#below-light', 'bgImage'], ['#iconic', 'bgImage'], ['#on', 'bgImage']].sort(),
+    );
+    const found = ofRule(r, 'color-contrast');
+    // Decided by axe with the images away: neither reaches those texts.
+    expect(found.filter((f) => f.data.backgroundImages).map((f) => [f.elementSelector, f.type]).sort()).toEqual([['#below-light', 'confirmed'], ['#iconic', 'confirmed']]);
+    expect(contrastOf(found.find((f) => f.elementSelector === '#below-light')!)).toMatchObject({ fgColor: '#999999', bgColor: '#ffffff' });
+    // The text on the strip was measured in pixels and passes; the dark one below passes too.
+    expect(found.map((f) => f.elementSelector).sort()).toEqual(['#below-light', '#iconic']);
+    expect(styles[0]).not.toMatch(/!important|none/);
+  });
+
+  it('leaves texts under a tiled, resized or gradient background to the pixel measurement', async () => {
+    const tile = solidPngUrl(8, 8, '#666666');
+    const r = await scan(
+      `<p id="tiled" style="color:#777;background:#fff url(${tile});width:400px;padding:10px">Grey on a grey tile</p>` +
+        `<p id="sized" style="color:#777;background:#fff url(${tile}) no-repeat;background-size:100% 100%;width:400px;padding:10px">Grey on a stretched tile</p>`,
+    );
+    for (const id of ['#tiled', '#sized']) {
+      const f = ofRule(r, 'color-contrast').find((x) => x.elementSelector === id);
+      expect(f).toMatchObject({ type: 'confirmed', data: { engine: 'pixel-contrast' } });
+      expect(contrastOf(f!).measuredBy).toBe('pixels');
+    }
+  });
 
   it('drops axe\'s doubt when text over an image passes everywhere', async () => {
     const r = await scan(`<p style="color:#fff;background:#000 ${picture('#222')};width:400px;padding:10px">White text over a dark picture</p>`);

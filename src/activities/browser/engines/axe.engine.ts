@@ -1,5 +1,6 @@
 import { AXE_WCAG_TAGS } from '../../../shared/wcag.ts';
 import { findingsFromAxe, passedRules, type AxeRuleResult, type FindingDraft } from '../axe-findings.ts';
+import { withoutBrokenImages } from '../contrast/background-images.ts';
 import { runAxe } from '../in-page.ts';
 import type { EngineResult, PageSession, ScanEngine } from './engine.ts';
 
@@ -61,12 +62,16 @@ export const axeEngine: ScanEngine = {
   id: 'axe',
   stage: 'AxeChecks',
   async run({ page }: PageSession): Promise<EngineResult> {
-    const results = await runAxe(page, {
-      runOnly: { type: 'tag', values: [...AXE_WCAG_TAGS] },
-      rules: Object.fromEntries(Object.keys(AXE_EXPERIMENTAL).map((id) => [id, { enabled: true }])),
-      // Passes are only read for their rule ids: one node each is enough, and far less to copy.
-      resultTypes: ['violations', 'incomplete'],
-    });
+    // Background images that paint nothing (they fail to load) are away while axe runs: no pixel
+    // changes, and axe no longer gives up on the contrast of every text they hold.
+    const results = await withoutBrokenImages(page, () =>
+      runAxe(page, {
+        runOnly: { type: 'tag', values: [...AXE_WCAG_TAGS] },
+        rules: Object.fromEntries(Object.keys(AXE_EXPERIMENTAL).map((id) => [id, { enabled: true }])),
+        // Passes are only read for their rule ids: one node each is enough, and far less to copy.
+        resultTypes: ['violations', 'incomplete'],
+      }),
+    );
     const violations = await withoutInert(page, results.violations as AxeRuleResult[]);
     const incomplete = results.incomplete as AxeRuleResult[];
     const confirmedNow = violations.filter((r) => (AXE_EXPERIMENTAL[r.id]?.violations ?? 'confirmed') === 'confirmed');

@@ -2,6 +2,7 @@ import type { CDPSession, Page } from 'playwright';
 import type { FindingDraft } from '../axe-findings.ts';
 import { floor2, fontSizeLabel, minimumRatio, parseCssColour, toHex } from '../contrast/luminance.ts';
 import { decide, measureText, type Foreground, type Measurement, type TextLine, type Verdict } from '../contrast/measure.ts';
+import { decideWithoutIdleImages } from '../contrast/background-images.ts';
 import { decodePng, type RgbImage } from '../contrast/png.ts';
 import { ownFinding, understandingUrl, type EngineResult, type PageSession, type ScanEngine } from './engine.ts';
 
@@ -35,6 +36,8 @@ import { ownFinding, understandingUrl, type EngineResult, type PageSession, type
  * texts were never measured. 5,000 costs about 7 s on a 3,500-text index page here.
  */
 export const MAX_ELEMENTS = 5000;
+/** `bgImage` texts checked for images that paint nowhere near them (a cheap step: no captures). */
+const MAX_IMAGE_FREE = 20_000;
 /** Line boxes per text: longer texts (a whole article in one element) stay as axe left them. */
 const MAX_LINES = 200;
 /** One capture is at most this tall (CSS px); texts taller than that are not measured. */
@@ -83,71 +86,86 @@ export const pixelContrastEngine: ScanEngine = {
   id: 'pixel-contrast',
   stage: 'CustomChecks',
   async run(session: PageSession): Promise<EngineResult> {
-    const { page } = session;
-    const candidates: Candidate[] = session.earlier
+    const undecided: Candidate[] = session.earlier
       .filter((f) => f.ruleId === RULE && f.type === 'needs_review' && f.data.engine === 'axe')
       .map((f) => ({ finding: f, axeReason: (f.data.review as { messageKey?: string } | undefined)?.messageKey }))
-      .filter((c) => !c.axeReason || !NOT_MEASURABLE.has(c.axeReason))
-      .slice(0, MAX_ELEMENTS);
-    if (!candidates.length) return { findings: [] };
-
-    const probes = (await page.evaluate(probeTexts, candidates.map((c) => c.finding.elementSelector))) as Probe[];
-    const captures = planCaptures(probes);
-    if (!captures.list.length) {
-      await page.evaluate(forgetTexts).catch(() => {});
-      return { findings: [] };
-    }
-    let cdp: CDPSession | undefined;
-    let moved = new Set<number>();
-    try {
-      cdp = await page.context().newCDPSession(page);
-      for (const c of captures.list) {
-        session.signal?.throwIfAborted();
-        c.shown = await capture(cdp, c).catch(() => undefined);
-      }
-      await page.evaluate(hideTexts, captures.measured);
-      try {
-        await nextFrames(page);
-        for (const c of captures.list) {
-          session.signal?.throwIfAborted();
-          if (c.shown) c.hidden = await capture(cdp, c).catch(() => undefined);
-        }
-      } finally {
-        await page.evaluate(restoreTexts).catch(() => {});
-      }
-      // The page moved under the captures (a late font, an inserted banner): those texts stay as axe left them.
-      moved = new Set(await page.evaluate(movedTexts, captures.measured).catch(() => captures.measured));
-    } finally {
-      await page.evaluate(forgetTexts).catch(() => {});
-      await cdp?.detach().catch(() => {});
-    }
-
-    const findings: FindingDraft[] = [];
-    const supersedes: EngineResult['supersedes'] = [];
-    for (const idx of captures.measured) {
-      if (moved.has(idx)) continue;
-      try {
-        const probe = probes[idx]!;
-        if ('skip' in probe) continue;
-        const lines = captures.linesOf(idx);
-        if (!lines) continue;
-        const result = measureText(lines, foregroundOf(probe));
-        if (!result.ok) continue;
-        const m = result.measurement;
-        const threshold = minimumRatio(probe.fontSizePx, probe.fontWeight);
-        const cand = candidates[idx]!;
-        let verdict: Verdict = decide(m, threshold);
-        if (verdict === 'confirmed' && cand.axeReason && MAYBE_NOT_TEXT.has(cand.axeReason)) verdict = 'needs_review';
-        supersedes.push({ ruleId: RULE, selector: cand.finding.elementSelector });
-        if (verdict === 'passed') continue;
-        findings.push(findingFor(cand, probe, m, threshold, verdict));
-      } catch {
-        // one odd element must not cost the others their measurement
-      }
-    }
-    return { findings, supersedes };
+      .filter((c) => !c.axeReason || !NOT_MEASURABLE.has(c.axeReason));
+    if (!undecided.length) return { findings: [] };
+    // Background images first: texts no image paints under are decided by axe itself, without pixels.
+    const bgImage = undecided.filter((c) => c.axeReason === 'bgImage').slice(0, MAX_IMAGE_FREE);
+    const free = await decideWithoutIdleImages(session.page, bgImage.map((c) => c.finding.elementSelector));
+    const measured = await measurePixels(
+      session,
+      undecided.filter((c) => !free.decided.has(c.finding.elementSelector)).slice(0, MAX_ELEMENTS),
+    );
+    return {
+      findings: [...free.findings, ...measured.findings],
+      supersedes: [...[...free.decided].map((selector) => ({ ruleId: RULE, selector })), ...(measured.supersedes ?? [])],
+    };
   },
 };
+
+/** The pixel measurement of the texts left undecided. */
+async function measurePixels(session: PageSession, candidates: Candidate[]): Promise<EngineResult> {
+  const { page } = session;
+  if (!candidates.length) return { findings: [] };
+
+  const probes = (await page.evaluate(probeTexts, candidates.map((c) => c.finding.elementSelector))) as Probe[];
+  const captures = planCaptures(probes);
+  if (!captures.list.length) {
+    await page.evaluate(forgetTexts).catch(() => {});
+    return { findings: [] };
+  }
+  let cdp: CDPSession | undefined;
+  let moved = new Set<number>();
+  try {
+    cdp = await page.context().newCDPSession(page);
+    for (const c of captures.list) {
+      session.signal?.throwIfAborted();
+      c.shown = await capture(cdp, c).catch(() => undefined);
+    }
+    await page.evaluate(hideTexts, captures.measured);
+    try {
+      await nextFrames(page);
+      for (const c of captures.list) {
+        session.signal?.throwIfAborted();
+        if (c.shown) c.hidden = await capture(cdp, c).catch(() => undefined);
+      }
+    } finally {
+      await page.evaluate(restoreTexts).catch(() => {});
+    }
+    // The page moved under the captures (a late font, an inserted banner): those texts stay as axe left them.
+    moved = new Set(await page.evaluate(movedTexts, captures.measured).catch(() => captures.measured));
+  } finally {
+    await page.evaluate(forgetTexts).catch(() => {});
+    await cdp?.detach().catch(() => {});
+  }
+
+  const findings: FindingDraft[] = [];
+  const supersedes: EngineResult['supersedes'] = [];
+  for (const idx of captures.measured) {
+    if (moved.has(idx)) continue;
+    try {
+      const probe = probes[idx]!;
+      if ('skip' in probe) continue;
+      const lines = captures.linesOf(idx);
+      if (!lines) continue;
+      const result = measureText(lines, foregroundOf(probe));
+      if (!result.ok) continue;
+      const m = result.measurement;
+      const threshold = minimumRatio(probe.fontSizePx, probe.fontWeight);
+      const cand = candidates[idx]!;
+      let verdict: Verdict = decide(m, threshold);
+      if (verdict === 'confirmed' && cand.axeReason && MAYBE_NOT_TEXT.has(cand.axeReason)) verdict = 'needs_review';
+      supersedes.push({ ruleId: RULE, selector: cand.finding.elementSelector });
+      if (verdict === 'passed') continue;
+      findings.push(findingFor(cand, probe, m, threshold, verdict));
+    } catch {
+      // one odd element must not cost the others their measurement
+    }
+  }
+  return { findings, supersedes };
+}
 
 // ---- captures ------------------------------------------------------------------------------------
 
