@@ -35,7 +35,7 @@ import { parseArgs } from 'node:util';
 import { runAct } from './accuracy/act.ts';
 import { runGds } from './accuracy/gds.ts';
 import { runIpython } from './accuracy/ipython.ts';
-import { axeCoreRules, createScanner, loadEngines, readSavedScans, replayScanner, savingScanner, type Scanner } from './accuracy/runner.ts';
+import { axeCoreRules, createScanner, loadEngines, plainAxeContrast, readSavedScans, replayScanner, savingScanner, type Scanner } from './accuracy/runner.ts';
 
 const { values } = parseArgs({
   options: {
@@ -74,7 +74,9 @@ console.log(
 let scanner: Scanner;
 if (replay) scanner = replayScanner(replay);
 else {
-  scanner = await createScanner({ engines, concurrency, pageTimeoutMs: Number(values.timeout), scanTimeoutMs: Number(values['scan-timeout']) });
+  // axe-core's own contrast verdicts first, as the reference (see plainAxeContrast).
+  const withBaseline = engines.some((e) => e.id === 'axe') ? [plainAxeContrast, ...engines] : engines;
+  scanner = await createScanner({ engines: withBaseline, concurrency, pageTimeoutMs: Number(values.timeout), scanTimeoutMs: Number(values['scan-timeout']) });
   if (values['save-scans']) scanner = savingScanner(scanner, values['save-scans'], engineIds, values.resume!);
 }
 if (replay) console.log(`replaying ${Object.keys(replay.scans).length} saved scans from ${values.replay}`);

@@ -7,7 +7,8 @@ import { pathToFileURL } from 'node:url';
 import axeCore from 'axe-core';
 import { chromium, type Browser } from 'playwright';
 import { CHROMIUM_ARGS, resolveChromiumPath } from '../../src/activities/browser/browser-provider.ts';
-import type { FindingDraft } from '../../src/activities/browser/axe-findings.ts';
+import { findingsFromAxe, type AxeRuleResult, type FindingDraft } from '../../src/activities/browser/axe-findings.ts';
+import { runAxe } from '../../src/activities/browser/in-page.ts';
 import { DEFAULT_ENGINES, type ScanEngine } from '../../src/activities/browser/engines/index.ts';
 import { scanUrl } from '../../src/activities/browser/scan-url.ts';
 import { createTargetPolicy } from '../../src/security/target-policy.ts';
@@ -32,7 +33,32 @@ export interface PageScan {
   engines: EngineRunSummary[];
   /** The service's merged findings. */
   findings: Finding[];
+  /**
+   * axe-core's own `color-contrast` verdicts, run plainly before the service's axe engine (which
+   * takes away background images that fail to load): the "axe-core alone" reference for contrast.
+   */
+  baseline?: Finding[];
 }
+
+const baselines = new Map<string, Finding[]>();
+
+/**
+ * Harness only: axe's `color-contrast` exactly as axe-core runs it, on the page as loaded. Its
+ * verdicts go into the page's `baseline`, never into the service's findings (it returns none).
+ * Runs first, so that no engine has touched the page.
+ */
+export const plainAxeContrast: ScanEngine = {
+  id: 'plain-axe-contrast',
+  stage: 'AxeChecks',
+  async run({ page, url }) {
+    const r = await runAxe(page, { runOnly: { type: 'rule', values: ['color-contrast'] }, resultTypes: ['violations', 'incomplete'] });
+    baselines.set(url, [
+      ...findingsFromAxe(r.violations as AxeRuleResult[], 'confirmed').map(compact),
+      ...findingsFromAxe(r.incomplete as AxeRuleResult[], 'needs_review').map(compact),
+    ]);
+    return { findings: [] };
+  },
+};
 
 export function compact(f: FindingDraft): Finding {
   const also = f.data.alsoFlaggedBy;
@@ -161,6 +187,8 @@ export async function createScanner(opts: { engines: readonly ScanEngine[]; conc
         watchdog,
       ]);
       const ms = Math.round(performance.now() - started);
+      const baseline = baselines.get(url);
+      baselines.delete(url);
       if (res.kind === 'page-error') return { url, error: `${res.error.code}: ${res.error.message}`.slice(0, 200), finalUrl: res.finalUrl ?? undefined, ms, engines: [], findings: [] };
       return {
         url,
@@ -168,6 +196,7 @@ export async function createScanner(opts: { engines: readonly ScanEngine[]; conc
         ms,
         engines: res.engines.map((e) => ({ engine: e.engine, ms: e.ms, ...(e.error ? { error: e.error } : {}), findings: e.findings.map(compact) })),
         findings: res.findings.map(compact),
+        ...(baseline ? { baseline } : {}),
       };
     } catch (err) {
       const ms = Math.round(performance.now() - started);
