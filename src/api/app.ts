@@ -12,6 +12,7 @@ import { exportRoutes } from './routes/exports.routes.ts';
 import { issueGroupRoutes } from './routes/issue-groups.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { scanRoutes } from './routes/scans.routes.ts';
+import { scheduleRoutes } from './routes/schedules.routes.ts';
 import { siteContentRoutes } from './routes/site-content.routes.ts';
 import { siteRoutes } from './routes/sites.routes.ts';
 
@@ -64,6 +65,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', siteRoutes(deps));
   app.route('/', siteContentRoutes(deps));
   app.route('/', issueGroupRoutes(deps));
+  app.route('/', scheduleRoutes(deps));
   app.route('/', exportRoutes(deps));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {

@@ -5,6 +5,8 @@ import type { Logger } from '../logger.ts';
 import type { TargetPolicy } from '../security/target-policy.ts';
 import type { TaskQueues } from '../shared/task-queues.ts';
 import type { DiscoveryOptions } from '../shared/contracts.ts';
+import type { Notifications } from '../db/notifications.ts';
+import type { EventStreamTiming } from './routes/event-stream.ts';
 
 export interface AppDeps {
   config: Config;
@@ -17,6 +19,10 @@ export interface AppDeps {
   enrichmentRetry?: { maximumAttempts: number; initialIntervalMs: number };
   /** Discovery knobs handed to crawl workflows; tests shorten the fetch timeout. */
   discoveryOptions?: Partial<DiscoveryOptions>;
+  /** PostgreSQL notifications of changed scans and crawls, for event streams (without: they re-read on a timer only). */
+  notifications?: Notifications;
+  /** Event streams' re-read and keep-alive intervals; tests shorten them. */
+  eventTiming?: EventStreamTiming;
 }
 
 export interface HonoEnv {

@@ -3,6 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../config.ts';
 import { createDb } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { createNotifications } from '../db/notifications.ts';
 import { createLogger } from '../logger.ts';
 import { createTargetPolicy } from '../security/target-policy.ts';
 import { taskQueues } from '../shared/task-queues.ts';
@@ -24,10 +25,13 @@ await migrateToLatest(db);
 // Lazy: the API starts and answers /readyz with 503 while Temporal is still coming up.
 const connection = Connection.lazy({ address: config.temporalAddress });
 const temporal = new Client({ connection, namespace: config.temporalNamespace });
+// One LISTEN connection per API process, opened while some client follows a scan's or crawl's events.
+const notifications = createNotifications(config.databaseUrl, logger);
 const app = createApp({
   config,
   db,
   temporal,
+  notifications,
   logger,
   policy: createTargetPolicy({ allowPrivate: config.allowPrivateTargets, allowHosts: config.allowedPrivateHosts }),
   queues: taskQueues(config.taskQueuePrefix),
@@ -44,11 +48,15 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     if (closing) return;
     closing = true;
     logger.info({ signal: sig }, 'API shutting down');
+    // Event streams stay open until their scan or crawl ends: closing the notifications ends none of
+    // them, so the connections are closed (clients reconnect to another process with Last-Event-ID).
+    void notifications.close();
     server.close(async () => {
       await connection.close().catch(() => {});
       await db.destroy();
       process.exit(0);
     });
+    setTimeout(() => (server as import('node:http').Server).closeAllConnections(), 2000).unref();
     setTimeout(() => process.exit(0), 5000).unref();
   });
 }

@@ -22,6 +22,8 @@ export interface PageScansTable {
   issues_left_out: Json<{ total: number; byRule: Record<string, number> }> | null;
   error: Json<{ code: string; message: string }> | null;
   client_ip: string | null;
+  /** Changes of a single-page scan's row (1 when written), the id of its live-progress events. */
+  event_seq: Generated<number>;
   created_at: Generated<Date>;
   started_at: Timestamp | null;
   completed_at: Timestamp | null;
@@ -90,6 +92,12 @@ export interface CrawlsTable {
   ai_cache_hits: Generated<number>;
   ai_input_tokens: Generated<number>;
   ai_output_tokens: Generated<number>;
+  /** The Temporal workflow running the crawl (`crawl-<id>`, or a Schedule's). */
+  workflow_id: string | null;
+  /** The issues the crawl found, by severity; written at finalization. */
+  issue_counts: Json<{ critical: number; serious: number; moderate: number; minor: number }> | null;
+  /** Changes of the row (1 when written), the id of its live-progress events. */
+  event_seq: Generated<number>;
   created_at: Generated<Date>;
   started_at: Timestamp | null;
   completed_at: Timestamp | null;

@@ -95,6 +95,15 @@ export interface CrawlWorkflowInput {
   /** Carried across continue-as-new. */
   state?: { opened?: boolean; discoveryStarted: boolean; run: number };
   enrichment?: { maximumAttempts: number; initialIntervalMs: number };
+  /** Set on crawls a Temporal Schedule starts: the schedule as the API was given it (informative only). */
+  scheduledBy?: ScheduledBy;
+}
+
+/** A site's re-crawl schedule: a cron expression or an interval (`6h`, `1d`), in a time zone. */
+export interface ScheduledBy {
+  cron?: string;
+  every?: string;
+  timezone?: string;
 }
 
 export interface CrawlWorkflowResult {

@@ -14,6 +14,7 @@ import type { AppDeps } from '../../src/api/env.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createDb, type Database } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
+import { createNotifications } from '../../src/db/notifications.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createTargetPolicy, type TargetPolicy } from '../../src/security/target-policy.ts';
 import { taskQueues, type TaskQueues } from '../../src/shared/task-queues.ts';
@@ -135,10 +136,12 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
     running = runWorkers(workers);
   }
 
+  const notifications = createNotifications(database.url, logger);
   const deps: AppDeps = {
     config,
     db: database.db,
     temporal,
+    notifications,
     logger,
     policy,
     queues,
@@ -183,6 +186,7 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
     async close() {
       for (const s of servers) (s as import('node:http').Server).closeAllConnections?.();
       await Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
+      await notifications.close();
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
       await running?.catch(() => {});
       await nativeConnection?.close();

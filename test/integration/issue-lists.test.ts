@@ -36,6 +36,31 @@ describe('issue lists: index order and answers reused per issues version', () =>
     for (const i of all) expect(i.pageUrl).toBe(urlOf.get(i.pageId));
   });
 
+  it('lists each issue exactly as its own detail shows it (without the status history), odd content included', async () => {
+    const odd = await seedCrawlReport(env.db, { pages: 2, issuesPerPage: 3 });
+    const ids = (await env.db.selectFrom('issues').select('id').where('site_id', '=', odd.siteId).orderBy('id').execute()).map((r) => r.id);
+    const oddities = [
+      { element_html: '<p title="a &quot;b&quot;">\u0001 \\ "quoted" \u2028 \ud83d\ude00 </script></p>', description: 'Tab\there\nnew line', data: '{}', help_url: null, group_key: null },
+      { element_html: '<img alt="">', data: JSON.stringify({ alsoFlaggedBy: 'not-a-list', contrast: { ratioRange: [1.2, 4.4] } }) },
+      { element_html: '<a>ü é 漢字</a>', data: JSON.stringify({ alsoFlaggedBy: ['forms-label', 'page-title-shared'], element: { tag: 'a', text: 'x' } }) },
+    ];
+    for (const [i, set] of oddities.entries()) {
+      await env.db.updateTable('issues').set(set as never).where('id', '=', ids[i]!).execute();
+    }
+    const list = await (await env.request(`/api/sites/${odd.siteId}/issues?limit=100`)).json();
+    expect(list.data.length).toBe(ids.length);
+    expect(list.pagination).toEqual({ total: ids.length, limit: 100, offset: 0, count: ids.length });
+    for (const item of list.data) {
+      const { statusHistory, ...detail } = await (await env.request(`/api/sites/${odd.siteId}/issues/${item.id}`)).json();
+      expect(Array.isArray(statusHistory)).toBe(true);
+      expect(item).toEqual(detail);
+    }
+    const byId = Object.fromEntries(list.data.map((i: any) => [i.id, i]));
+    expect(byId[ids[0]!]).toMatchObject({ alsoFlaggedBy: [], evidence: {}, helpUrl: null, groupKey: null, description: 'Tab\there\nnew line' });
+    expect(byId[ids[1]!]).toMatchObject({ alsoFlaggedBy: [], evidence: { contrast: { ratioRange: [1.2, 4.4] } } });
+    expect(byId[ids[2]!]).toMatchObject({ alsoFlaggedBy: ['forms-label', 'page-title-shared'], evidence: { element: { tag: 'a', text: 'x' } }, elementHtml: '<a>ü é 漢字</a>' });
+  });
+
   it('shows a status change at once in totals, filters and groups read before it', async () => {
     const open = await get('/issues?status=open&limit=100');
     const dismissedBefore = (await get('/issues?status=dismissed')).pagination.total;

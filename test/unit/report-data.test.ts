@@ -133,7 +133,7 @@ describe('report data: pure parts', () => {
     const scan: ScanRecord = {
       id: 's1', kind: 'single', crawlId: null, pageId: null, url: 'https://a.example/', status: 'completed', progress: 100, currentStage: null,
       pageTitle: null, finalUrl: null, httpStatus: 200, score: 90, summary: null, enginePasses: null, error: null, clientIp: null,
-      issuesLeftOut: null,
+      issuesLeftOut: null, eventSeq: 1,
       createdAt: new Date(), startedAt: null, completedAt: null, durationMs: null,
     };
     expect(notExportableReason({ kind: 'scan', scan })).toBeNull();
@@ -143,7 +143,7 @@ describe('report data: pure parts', () => {
     const crawl: CrawlRecord = {
       id: 'c1', siteId: 's', status: 'completed', maxPages: 10, totalPages: 3, scannedPages: 3, enrichedPages: 3, failedPages: 0, enrichFailedPages: 0,
       brokenLinks: 0, overallScore: 80, newIssues: 1, fixedIssues: 0, discoveryDone: true, error: null, createdAt: new Date(), startedAt: null, completedAt: null,
-      enrichment: { calls: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0 },
+      enrichment: { calls: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0 }, workflowId: 'crawl-c1', issueCounts: null, eventSeq: 1,
     };
     const site: SiteRecord = { id: 's', hostname: 'a.example', name: 'a.example', baseUrl: 'https://a.example/', createdAt: new Date() };
     expect(notExportableReason({ kind: 'crawl', site, crawl: { ...crawl, status: 'completed' } })).toBeNull();

@@ -1,4 +1,4 @@
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Database } from '../../db/database.ts';
 import { finishScan, findScan, listFindings, markScanRunning, setScanStage } from '../../db/repositories/scan.repository.ts';
 import { findCrawl, markCrawlRunning, openCrawl, setDiscoveryDone, type OpenCrawlResult } from '../../db/repositories/crawl.repository.ts';
@@ -32,7 +32,8 @@ export function createPersistenceActivities(deps: PersistenceActivityDeps) {
 
     /** The crawl's first step: its row, unless the site already has a crawl under way (see openCrawl). */
     async openCrawl(input: { crawlId: string; siteId: string; maxPages: number }): Promise<OpenCrawlResult> {
-      const result = await openCrawl(deps.db, input);
+      // The workflow that asks is the crawl's: `crawl-<id>`, or a Schedule's id for a scheduled crawl.
+      const result = await openCrawl(deps.db, { ...input, workflowId: Context.current().info.workflowExecution?.workflowId });
       if (!result.opened) deps.logger.warn({ crawlId: input.crawlId, siteId: input.siteId, ...result }, 'crawl not opened');
       return result;
     },

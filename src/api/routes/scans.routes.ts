@@ -8,6 +8,7 @@ import { clientIp, rateLimit } from '../middleware.ts';
 import { envelope, envelopeSchema, paginationQuery, problemResponses, uuidParam } from '../schemas/common.schema.ts';
 import { CreatedScanSchema, CreateScanBody, ScanListItemSchema, ScanSchema } from '../schemas/scan.schema.ts';
 import { scanDto, scanListItemDto } from '../mappers.ts';
+import { eventStream } from './event-stream.ts';
 import { startWorkflowOrRollback } from './route-helpers.ts';
 
 export const scanWorkflowId = (scanId: string) => `scan-${scanId}`;
@@ -48,6 +49,23 @@ const getScan = createRoute({
   request: { params: IdParams },
   responses: {
     200: { description: 'The scan', content: { 'application/json': { schema: ScanSchema } } },
+    ...problemResponses(400, 401, 404, 503),
+  },
+});
+
+const scanEvents = createRoute({
+  method: 'get',
+  path: '/api/scans/{id}/events',
+  tags,
+  summary: "The scan's progress as server-sent events",
+  description:
+    'A `text/event-stream`: an `update` event whenever the scan changes (stage, progress, the end), whose `data` is the scan exactly as GET /api/scans/{id} ' +
+    'returns it and whose `id` counts the scan\'s changes; comment lines (`: keep-alive`) every 15 s; the stream ends after the first event with an ended ' +
+    'status (`completed`, `completed_partial`, `failed`, `cancelled`). Send `Last-Event-ID` to resume: the current state comes again only if it changed since. ' +
+    'Any API process serves it (changes come through PostgreSQL).',
+  request: { params: IdParams },
+  responses: {
+    200: { description: 'The event stream', content: { 'text/event-stream': { schema: z.string() } } },
     ...problemResponses(400, 401, 404, 503),
   },
 });
@@ -98,12 +116,23 @@ export function scanRoutes(deps: AppDeps) {
     return c.json(envelope(c.req.url, page, total, rows.map(scanListItemDto)), 200);
   });
 
-  app.openapi(getScan, async (c) => {
-    const { id } = c.req.valid('param');
+  /** The scan as its GET shows it, with its change count. */
+  async function scanView(id: string) {
     const scan = await findSingleScan(deps.db, id);
     if (!scan) throw new ApiError('not_found', `scan ${id} does not exist`);
     const findings = scan.status === 'completed' || scan.status === 'completed_partial' ? await listFindings(deps.db, id) : null;
-    return c.json(scanDto(scan, findings) as z.infer<typeof ScanSchema>, 200);
+    return { scan, body: scanDto(scan, findings) as z.infer<typeof ScanSchema> };
+  }
+
+  app.openapi(getScan, async (c) => c.json((await scanView(c.req.valid('param').id)).body, 200));
+
+  app.openapi(scanEvents, async (c) => {
+    const { id } = c.req.valid('param');
+    await scanView(id); // 404 before the stream starts
+    return eventStream(c, deps, `scan:${id}`, async () => {
+      const { scan, body } = await scanView(id);
+      return { seq: scan.eventSeq, data: body, ended: ENDED_SCAN_STATUSES.includes(scan.status) };
+    }) as never;
   });
 
   app.openapi(cancelScan, async (c) => {

@@ -1,11 +1,11 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { findIssue, issuesOfPage, listIssues, setIssueStatus } from '../../db/repositories/issue.repository.ts';
+import { findIssue, issuesOfPage, listIssuesJson, setIssueStatus } from '../../db/repositories/issue.repository.ts';
 import { findPage, listPages, pageScanHistory } from '../../db/repositories/page.repository.ts';
 import type { AppDeps, HonoEnv } from '../env.ts';
 import { ApiError } from '../errors.ts';
 import { issueDetailDto, issueDto, pageDto, pageScanDto } from '../mappers.ts';
 import { jsonContent, requireSite } from './route-helpers.ts';
-import { envelope, envelopeSchema, paginationQuery, problemResponses, uuidParam } from '../schemas/common.schema.ts';
+import { envelope, envelopeSchema, envelopeText, paginationQuery, problemResponses, uuidParam } from '../schemas/common.schema.ts';
 import { IssueDetailSchema, IssueListQuery, IssueSchema, PageDetailSchema, PageSchema, PatchIssueBody } from '../schemas/site.schema.ts';
 
 const SiteParams = z.object({ id: uuidParam('id') });
@@ -72,8 +72,9 @@ export function siteContentRoutes(deps: AppDeps) {
     async (c) => {
       const site = await siteOr404(c.req.valid('param').id);
       const q = c.req.valid('query');
-      const { rows, total } = await listIssues(deps.db, site.id, q, q);
-      return c.json(envelope(c.req.url, q, total, rows.map(issueDto)), 200);
+      // The items come as JSON from the database (listIssuesJson), in IssueSchema's shape.
+      const { json, count, total } = await listIssuesJson(deps.db, site.id, q, q);
+      return c.body(envelopeText(c.req.url, q, total, count, json), 200, { 'content-type': 'application/json' }) as never;
     },
   );
 

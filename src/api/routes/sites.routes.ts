@@ -11,6 +11,7 @@ import type { AppDeps, HonoEnv } from '../env.ts';
 import { ApiError } from '../errors.ts';
 import { rateLimit } from '../middleware.ts';
 import { crawlDto, latestCrawlDto, siteDto } from '../mappers.ts';
+import { eventStream } from './event-stream.ts';
 import { startCrawlWorkflow, startingCrawl, unopenedCrawlOf } from './starting-crawls.ts';
 import { jsonContent, requireSite } from './route-helpers.ts';
 import { envelope, envelopeSchema, paginationQuery, problemResponses, uuidParam } from '../schemas/common.schema.ts';
@@ -145,6 +146,30 @@ export function siteRoutes(deps: AppDeps) {
 
   app.openapi(
     createRoute({
+      method: 'get',
+      path: '/api/sites/{id}/crawls/{crawlId}/events',
+      tags: ['Crawls'],
+      summary: "The crawl's progress as server-sent events",
+      description:
+        'A `text/event-stream`: an `update` event whenever the crawl changes (status, pages found, scanned, enriched, failed, the end), whose `data` is the ' +
+        'crawl exactly as GET /api/sites/{id}/crawls/{crawlId} returns it and whose `id` counts the crawl\'s changes (0 while its workflow has not written it yet); ' +
+        'comment lines (`: keep-alive`) every 15 s; the stream ends after the first event with an ended status (`completed`, `completed_partial`, `cancelled`, ' +
+        '`failed`). Send `Last-Event-ID` to resume. Any API process serves it (changes come through PostgreSQL).',
+      request: { params: CrawlParams },
+      responses: { 200: { description: 'The event stream', content: { 'text/event-stream': { schema: z.string() } } }, ...problemResponses(400, 401, 404, 503) },
+    }),
+    async (c) => {
+      const { id, crawlId } = c.req.valid('param');
+      await crawlOr404(id, crawlId);
+      return eventStream(c, deps, `crawl:${crawlId}`, async () => {
+        const crawl = await crawlOr404(id, crawlId);
+        return { seq: crawl.eventSeq, data: crawlDto(crawl), ended: isCrawlEnded(crawl.status) };
+      }) as never;
+    },
+  );
+
+  app.openapi(
+    createRoute({
       method: 'post',
       path: '/api/sites/{id}/crawls/{crawlId}/cancel',
       tags: ['Crawls'],
@@ -158,7 +183,8 @@ export function siteRoutes(deps: AppDeps) {
       const crawl = await crawlOr404(id, crawlId);
       if (isCrawlEnded(crawl.status)) throw new ApiError('already_finished', `crawl ${crawlId} already ended with status ${crawl.status}`);
       try {
-        await deps.temporal.workflow.getHandle(crawlWorkflowId(crawlId)).cancel();
+        // A crawl a Schedule started runs under the Schedule's workflow id, recorded when it opened.
+        await deps.temporal.workflow.getHandle(crawl.workflowId ?? crawlWorkflowId(crawlId)).cancel();
       } catch (err) {
         if (!(err instanceof WorkflowNotFoundError)) throw err;
         await finalizeCrawl(deps.db, crawlId, { cancelled: true });

@@ -80,6 +80,10 @@ export async function startingCrawl(deps: AppDeps, siteId: string, crawlId: stri
     brokenLinks: 0,
     enrichment: { calls: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0 },
     error: null,
+    workflowId: crawlWorkflowId(crawlId),
+    issueCounts: null,
+    // Before its row exists; the row's own count starts at 1 (see the crawl's event stream).
+    eventSeq: 0,
     createdAt: d.startTime,
     startedAt: null,
     completedAt: null,

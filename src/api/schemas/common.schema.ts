@@ -40,6 +40,18 @@ export function envelopeSchema<T extends z.ZodType>(item: T, name: string) {
 
 /** The pagination envelope of the contract, with links that keep the request's other parameters. */
 export function envelope<T>(reqUrl: string, page: { limit: number; offset: number }, total: number, data: T[]) {
+  return { data, ...envelopeMeta(reqUrl, page, total, data.length) };
+}
+
+/**
+ * The same envelope as JSON text around a `data` array that is already JSON (written by the
+ * database), so the items are never parsed and serialised again.
+ */
+export function envelopeText(reqUrl: string, page: { limit: number; offset: number }, total: number, count: number, dataJson: string): string {
+  return `{"data":${dataJson},${JSON.stringify(envelopeMeta(reqUrl, page, total, count)).slice(1)}`;
+}
+
+function envelopeMeta(reqUrl: string, page: { limit: number; offset: number }, total: number, count: number) {
   const url = new URL(reqUrl);
   const link = (offset: number) => {
     const q = new URLSearchParams(url.search);
@@ -48,11 +60,10 @@ export function envelope<T>(reqUrl: string, page: { limit: number; offset: numbe
     return `${url.pathname}?${q.toString()}`;
   };
   return {
-    data,
-    pagination: { total, limit: page.limit, offset: page.offset, count: data.length },
+    pagination: { total, limit: page.limit, offset: page.offset, count },
     links: {
       self: link(page.offset),
-      next: page.offset + data.length < total ? link(page.offset + page.limit) : null,
+      next: page.offset + count < total ? link(page.offset + page.limit) : null,
       prev: page.offset > 0 ? link(Math.max(0, page.offset - page.limit)) : null,
     },
   };

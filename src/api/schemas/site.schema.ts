@@ -172,6 +172,13 @@ export const IssueListQuery = IssueQuery.extend({
     .regex(/^([0-9a-f]{24}|finding:[0-9a-f]{40})$/, 'groupKey must be a group key from /issue-groups')
     .optional()
     .openapi({ param: { name: 'groupKey', in: 'query' }, description: 'Only the members of this issue group (see /issue-groups)' }),
+  newInCrawl: z
+    .uuid({ message: 'newInCrawl must be a crawl id (UUID)' })
+    .optional()
+    .openapi({
+      param: { name: 'newInCrawl', in: 'query' },
+      description: "Only the issues this crawl counted as new (`newIssues`): found for the first time, or `fixed` before and seen again. A CI gate's baseline is the site's previous crawl.",
+    }),
 });
 
 export const PatchIssueBody = z

@@ -5,6 +5,7 @@ import * as m0003 from './2026-11-23T00-00-00_report_indexes.ts';
 import * as m0004 from './2026-11-23T01-00-00_issue_groups_and_enrichment_cache.ts';
 import * as m0005 from './2026-11-23T02-00-00_crawl_robustness.ts';
 import * as m0006 from './2026-11-24T00-00-00_issue_list_order.ts';
+import * as m0007 from './2026-11-25T00-00-00_crawl_workflow_and_counts.ts';
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T01-00-00_issue_groups_and_enrichment_cache': m0004,
   '2026-11-23T02-00-00_crawl_robustness': m0005,
   '2026-11-24T00-00-00_issue_list_order': m0006,
+  '2026-11-25T00-00-00_crawl_workflow_and_counts': m0007,
 };

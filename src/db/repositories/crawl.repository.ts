@@ -25,7 +25,7 @@ export type OpenCrawlResult = { opened: true } | { opened: false; reason: 'crawl
  * already has a queued or running crawl, the row is written `failed` with `crawl_in_progress`
  * naming that crawl, so whoever started this one can see why it never ran.
  */
-export async function openCrawl(db: Kysely<DB>, v: { crawlId: string; siteId: string; maxPages: number }): Promise<OpenCrawlResult> {
+export async function openCrawl(db: Kysely<DB>, v: { crawlId: string; siteId: string; maxPages: number; workflowId?: string }): Promise<OpenCrawlResult> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const existing = await findCrawl(db, v.crawlId);
     if (existing) {
@@ -34,7 +34,7 @@ export async function openCrawl(db: Kysely<DB>, v: { crawlId: string; siteId: st
         : { opened: true };
     }
     try {
-      await db.insertInto('crawls').values({ id: v.crawlId, site_id: v.siteId, max_pages: v.maxPages }).execute();
+      await db.insertInto('crawls').values({ id: v.crawlId, site_id: v.siteId, max_pages: v.maxPages, workflow_id: v.workflowId ?? null }).execute();
       return { opened: true };
     } catch (err) {
       const code = (err as { code?: string }).code;
@@ -45,7 +45,7 @@ export async function openCrawl(db: Kysely<DB>, v: { crawlId: string; siteId: st
       const error = { code: 'crawl_in_progress', message: `crawl ${active} of this site was still queued or running`, crawlId: active };
       const wrote = await db
         .insertInto('crawls')
-        .values({ id: v.crawlId, site_id: v.siteId, max_pages: v.maxPages, status: 'failed', error: JSON.stringify(error), completed_at: sql<Date>`now()` })
+        .values({ id: v.crawlId, site_id: v.siteId, max_pages: v.maxPages, workflow_id: v.workflowId ?? null, status: 'failed', error: JSON.stringify(error), completed_at: sql<Date>`now()` })
         .onConflict((oc) => oc.column('id').doNothing())
         .executeTakeFirst();
       if (Number(wrote.numInsertedOrUpdatedRows ?? 0) === 1) return { opened: false, reason: 'crawl_in_progress', activeCrawlId: active };
@@ -76,6 +76,26 @@ export async function listCrawls(db: Db, siteId: string, page: { limit: number; 
     db.selectFrom('crawls').select((eb) => eb.fn.countAll<number>().as('n')).where('site_id', '=', siteId).executeTakeFirstOrThrow(),
   ]);
   return { rows: rows.map(crawlFromRow), total: total.n };
+}
+
+/**
+ * The site's trend: its crawls that ran and ended (a run a Schedule started while another crawl
+ * was under way never ran), newest first.
+ */
+export async function crawlTrend(db: Db, siteId: string, page: { limit: number; offset: number }): Promise<{ rows: CrawlRecord[]; total: number }> {
+  const ran = db.selectFrom('crawls').where('site_id', '=', siteId).where('completed_at', 'is not', null).where('started_at', 'is not', null);
+  const [rows, total] = await Promise.all([
+    ran.selectAll().orderBy('completed_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+    ran.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows.map(crawlFromRow), total: Number(total.n) };
+}
+
+/** The crawls that the given Temporal workflows run, by workflow id. */
+export async function crawlsOfWorkflows(db: Db, workflowIds: readonly string[]): Promise<Map<string, string>> {
+  if (workflowIds.length === 0) return new Map();
+  const rows = await db.selectFrom('crawls').select(['id', 'workflow_id']).where('workflow_id', 'in', [...workflowIds]).execute();
+  return new Map(rows.map((r) => [r.workflow_id!, r.id]));
 }
 
 export async function latestCrawl(db: Db, siteId: string): Promise<CrawlRecord | undefined> {

@@ -133,6 +133,12 @@ async function diffAndEndCrawl(db: Kysely<DB>, crawlId: string, opts: FinalizeOp
       where ps.kind = 'crawl' and ps.crawl_id = ${crawlId} and ps.status in ('completed', 'completed_partial')`.execute(trx);
     const { scanned, score, root_error } = stats.rows[0]!;
 
+    // What this crawl found, by severity (one per fingerprint), for the site's trend.
+    const found = await sql<{ critical: number; serious: number; moderate: number; minor: number }>`
+      select count(*) filter (where severity = 'critical')::int as critical, count(*) filter (where severity = 'serious')::int as serious,
+             count(*) filter (where severity = 'moderate')::int as moderate, count(*) filter (where severity = 'minor')::int as minor
+      from crawl_findings`.execute(trx);
+
     const { status, error } = decideCrawlStatus({
       cancelled: opts.cancelled,
       scannedPages: scanned,
@@ -149,6 +155,7 @@ async function diffAndEndCrawl(db: Kysely<DB>, crawlId: string, opts: FinalizeOp
         overall_score: score,
         new_issues: inserted + reopened.rows.length,
         fixed_issues: fixed.rows.length,
+        issue_counts: JSON.stringify(found.rows[0]!),
         error: error ? JSON.stringify(error) : null,
         completed_at: sql<Date>`now()`,
       })
@@ -165,6 +172,8 @@ async function diffAndEndCrawl(db: Kysely<DB>, crawlId: string, opts: FinalizeOp
 export interface IssueFilters extends IssueGroupFilters {
   /** A group's members; `finding:<fingerprint>` names a group of one stored before groups existed. */
   groupKey?: string;
+  /** The issues this crawl counted as new: opened or reopened by it (its status history says so). */
+  newInCrawl?: string;
 }
 
 
@@ -189,6 +198,10 @@ function issueQuery(db: Db, siteId: string, f: IssueFilters) {
       ? q.where('i.fingerprint', '=', f.groupKey.slice(LEGACY_GROUP_PREFIX.length))
       : q.where('i.group_key', '=', f.groupKey);
   }
+  if (f.newInCrawl) {
+    // The entry finalizeCrawl appended when it opened or reopened the issue (a user's reopen has no crawlId).
+    q = q.where(sql<boolean>`i.status_history @> ${JSON.stringify([{ to: 'open', changedBy: 'crawl', crawlId: f.newInCrawl }])}::jsonb`);
+  }
   return q;
 }
 
@@ -201,14 +214,20 @@ async function issuesVersion(db: Db, siteId: string): Promise<string> {
   return r?.issues_version ?? 'none';
 }
 
-/**
- * One page of issues in the contract's order (severity, page URL, id), read along an index; the
- * total is counted once per site version and filter set.
- */
-export async function listIssues(db: Db, siteId: string, f: IssueFilters, page: { limit: number; offset: number }): Promise<{ rows: IssueWithPage[]; total: number }> {
-  const countKey = `${siteId}:${JSON.stringify([f.severity, f.wcagLevel, f.status, f.pageId, f.type, f.ruleId, f.groupKey])}`;
-  // The page's keys first, from the index alone however deep the offset; then those rows by id.
-  const keys = issueQuery(db, siteId, f)
+/** A site's issue list total for a filter set, counted once per site version and filter set. */
+async function issueTotal(db: Db, siteId: string, f: IssueFilters, version: string): Promise<number> {
+  const countKey = `${siteId}:${JSON.stringify([f.severity, f.wcagLevel, f.status, f.pageId, f.type, f.ruleId, f.groupKey, f.newInCrawl])}`;
+  let total = issueCounts.get(countKey, version);
+  if (total === undefined) {
+    total = Number((await issueQuery(db, siteId, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    issueCounts.set(countKey, version, total);
+  }
+  return total;
+}
+
+/** The keys of one page of issues in the contract's order (severity, page URL, id), from the index alone however deep the offset. */
+function pageKeys(db: Db, siteId: string, f: IssueFilters, page: { limit: number; offset: number }) {
+  return issueQuery(db, siteId, f)
     .select(['i.id', 'i.severity_rank', 'i.page_url'])
     .orderBy('i.severity_rank')
     .orderBy('i.page_url')
@@ -216,16 +235,40 @@ export async function listIssues(db: Db, siteId: string, f: IssueFilters, page: 
     .limit(page.limit)
     .offset(page.offset)
     .as('k');
-  const [rows, version] = await Promise.all([
-    db.selectFrom(keys).innerJoin('issues as i', 'i.id', 'k.id').selectAll('i').orderBy('k.severity_rank').orderBy('k.page_url').orderBy('k.id').execute(),
+}
+
+/** ISO 8601 UTC with milliseconds, truncated as node-postgres truncates (the API's `iso()`). */
+const isoText = (col: string) => sql`to_char(${sql.ref(col)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * One page of the issue list as the API's JSON array, written by PostgreSQL: the list endpoint is
+ * read far more often than anything else, and rendering the rows there spares the API parsing
+ * every column and serialising every element's HTML again. The shape is the API's issue object
+ * (`issueDto`: `alsoFlaggedBy` out of `data`, the rest of `data` as `evidence`, dates as ISO
+ * text); a test holds the two to the same output.
+ */
+export async function listIssuesJson(db: Db, siteId: string, f: IssueFilters, page: { limit: number; offset: number }): Promise<{ json: string; count: number; total: number }> {
+  const [row, version] = await Promise.all([
+    db
+      .selectFrom(pageKeys(db, siteId, f, page))
+      .innerJoin('issues as i', 'i.id', 'k.id')
+      .select([
+        sql<number>`count(*)::int`.as('count'),
+        sql<string>`coalesce(json_agg(json_build_object(
+          'id', i.id, 'siteId', i.site_id, 'pageId', i.page_id, 'pageUrl', i.page_url, 'type', i.type, 'severity', i.severity,
+          'wcagCriterion', i.wcag_criterion, 'wcagLevel', i.wcag_level, 'elementSelector', i.element_selector,
+          'elementHtml', i.element_html, 'description', i.description, 'fixSuggestion', i.fix_suggestion, 'axeRuleId', i.rule_id,
+          'groupKey', i.group_key, 'status', i.status, 'helpUrl', i.help_url,
+          'alsoFlaggedBy', case when jsonb_typeof(i.data->'alsoFlaggedBy') = 'array' then i.data->'alsoFlaggedBy' else '[]'::jsonb end,
+          'evidence', coalesce(i.data, '{}'::jsonb) - 'alsoFlaggedBy',
+          'firstSeenAt', ${isoText('i.first_seen_at')}, 'lastSeenAt', ${isoText('i.last_seen_at')},
+          'createdAt', ${isoText('i.created_at')}, 'updatedAt', ${isoText('i.updated_at')}
+        ) order by k.severity_rank, k.page_url, k.id), '[]')::text`.as('json'),
+      ])
+      .executeTakeFirstOrThrow(),
     issuesVersion(db, siteId),
   ]);
-  let total = issueCounts.get(countKey, version);
-  if (total === undefined) {
-    total = Number((await issueQuery(db, siteId, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-    issueCounts.set(countKey, version, total);
-  }
-  return { rows: rows.map(issueWithPageFromRow), total };
+  return { json: row.json, count: row.count, total: await issueTotal(db, siteId, f, version) };
 }
 
 export async function findIssue(db: Db, siteId: string, issueId: string): Promise<IssueWithPage | undefined> {

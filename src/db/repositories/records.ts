@@ -54,6 +54,8 @@ export interface ScanRecord {
   issuesLeftOut: { total: number; byRule: Record<string, number> } | null;
   error: PageError | null;
   clientIp: string | null;
+  /** Changes of a single-page scan's row so far (1 when written): its live-progress event id. */
+  eventSeq: number;
   createdAt: Date;
   startedAt: Date | null;
   completedAt: Date | null;
@@ -79,6 +81,7 @@ export function scanFromRow(r: PageScan): ScanRecord {
     issuesLeftOut: (r.issues_left_out as ScanRecord['issuesLeftOut']) ?? null,
     error: (r.error as PageError | null) ?? null,
     clientIp: r.client_ip,
+    eventSeq: Number(r.event_seq),
     createdAt: r.created_at,
     startedAt: r.started_at,
     completedAt: r.completed_at,
@@ -200,6 +203,12 @@ export interface CrawlRecord {
   /** Model calls, cache hits and tokens its enrichment cost (all zero with the offline enricher). */
   enrichment: { calls: number; cacheHits: number; inputTokens: number; outputTokens: number };
   error: ErrorInfo | null;
+  /** The Temporal workflow running the crawl; null for crawls opened before it was recorded. */
+  workflowId: string | null;
+  /** The issues it found, by severity, once it ended. */
+  issueCounts: IssueCounts | null;
+  /** Changes of the row so far (1 when written): its live-progress event id. */
+  eventSeq: number;
   createdAt: Date;
   startedAt: Date | null;
   completedAt: Date | null;
@@ -223,6 +232,9 @@ export function crawlFromRow(r: Crawl): CrawlRecord {
     brokenLinks: r.broken_links,
     enrichment: { calls: r.ai_calls, cacheHits: r.ai_cache_hits, inputTokens: r.ai_input_tokens, outputTokens: r.ai_output_tokens },
     error: r.error ?? null,
+    workflowId: r.workflow_id,
+    issueCounts: r.issue_counts ?? null,
+    eventSeq: Number(r.event_seq),
     createdAt: r.created_at,
     startedAt: r.started_at,
     completedAt: r.completed_at,
