@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../temporal-dev/dev-server.ts';
+import { schemaErrors } from '../helpers/sarif-schema.ts';
 import { html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
 import { createNotifications } from '../../src/db/notifications.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -290,6 +291,7 @@ describe('schedules, trend, live progress and the CI client against the real sta
     expect(same.code).toBe(0);
     const sarif = JSON.parse(await readFile(sarifPath, 'utf8'));
     expect(sarif.version).toBe('2.1.0');
+    expect(schemaErrors(sarif)).toEqual([]);
     expect(sarif.runs[0].results.length).toBeGreaterThan(0);
     expect(sarif.runs[0].results.every((r: any) => r.baselineState === 'unchanged')).toBe(true);
     const junit = await readFile(path.join(dir, 'same.xml'), 'utf8');
