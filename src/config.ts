@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { SecretsKey, SecretsKeyError } from './security/secrets.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -56,6 +57,19 @@ export const configSchema = z.object({
   API_KEYS: z.string().optional(),
   TRUST_PROXY: bool,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** 32 bytes (64 hex digits or base64) that encrypt sites' login secrets at rest; `npm start` keeps one in DATA_DIR when unset. */
+  SECRETS_KEY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return undefined;
+      try {
+        return SecretsKey.parse(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: err instanceof SecretsKeyError ? err.message : 'not a valid key' });
+        return z.NEVER;
+      }
+    }),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;
@@ -91,6 +105,8 @@ export interface Config {
   readonly apiKeys: readonly string[];
   readonly trustProxy: boolean;
   readonly logLevel: RawConfig['LOG_LEVEL'];
+  /** Encrypts sites' authentication set-ups; unset, they cannot be stored (the API says so). */
+  readonly secretsKey: SecretsKey | undefined;
 }
 
 export class ConfigError extends Error {
@@ -143,6 +159,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     apiKeys: Object.freeze(apiKeys),
     trustProxy: c.TRUST_PROXY,
     logLevel: c.LOG_LEVEL,
+    secretsKey: c.SECRETS_KEY,
   });
 }
 

@@ -10,6 +10,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { createLogger } from './logger.ts';
 import { ensureWorkflowBundle } from './workers/workflow-bundle.ts';
 import { decideRestart, type RestartState } from './shared/restart-policy.ts';
+import { ensureSecretsKeyFile } from './security/secrets-key-file.ts';
 import { startDevServer, type DevServer } from '../temporal-dev/dev-server.ts';
 
 const t0 = performance.now();
@@ -87,7 +88,9 @@ try {
   await db.destroy();
   await ensureWorkflowBundle(path.join(config.dataDir, 'bundles'));
 
-  const env = { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress };
+  // Sites' login secrets are stored encrypted: without SECRETS_KEY, a key kept in the data folder (0600).
+  const secretsKey = config.secretsKey ? undefined : ensureSecretsKeyFile(path.join(config.dataDir, 'secrets.key'));
+  const env = { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, ...(secretsKey ? { SECRETS_KEY: secretsKey } : {}) };
   /**
    * Runs a service process and restarts it when it dies (a worker killed by a Chromium
    * out-of-memory crash must not take the API down): at once after a healthy run, with back-off

@@ -93,7 +93,7 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
   quietRuntime();
   const temporalAddress = opts.temporalAddress ?? inject('temporalAddress');
   const database = await createTestDatabase();
-  const config = loadConfig({ ALLOW_PRIVATE_TARGETS: 'true', PAGE_LOAD_TIMEOUT_MS: '10000', LOG_LEVEL: 'silent', ...opts.env });
+  const config = loadConfig({ ALLOW_PRIVATE_TARGETS: 'true', PAGE_LOAD_TIMEOUT_MS: '10000', LOG_LEVEL: 'silent', SECRETS_KEY: randomBytes(32).toString('base64'), ...opts.env });
   const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const queuePrefix = `t${randomBytes(4).toString('hex')}`;
   const queues = taskQueues(queuePrefix);
@@ -129,6 +129,7 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
       aiEnrichmentConcurrency: config.aiEnrichmentConcurrency,
       pageLoadTimeoutMs: config.pageLoadTimeoutMs,
       scanDeadlineMs: config.scanDeadlineMs,
+      secretsKey: config.secretsKey,
       enricher: createEnricher(config.openai, database.db, logger),
       overrides: opts.overrides,
       scanEngines: opts.scanEngines,
