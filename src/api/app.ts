@@ -13,6 +13,7 @@ import { issueGroupRoutes } from './routes/issue-groups.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { scanRoutes } from './routes/scans.routes.ts';
 import { scheduleRoutes } from './routes/schedules.routes.ts';
+import { siteAuthRoutes } from './routes/site-auth.routes.ts';
 import { siteContentRoutes } from './routes/site-content.routes.ts';
 import { siteRoutes } from './routes/sites.routes.ts';
 
@@ -63,6 +64,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', docsRoutes());
   app.route('/', scanRoutes(deps));
   app.route('/', siteRoutes(deps));
+  app.route('/', siteAuthRoutes(deps));
   app.route('/', siteContentRoutes(deps));
   app.route('/', issueGroupRoutes(deps));
   app.route('/', scheduleRoutes(deps));

@@ -23,6 +23,7 @@ export const ERRORS = {
   headers_too_large: { status: 431, title: 'Request headers too large' },
   internal_error: { status: 500, title: 'Internal server error' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
+  secrets_key_missing: { status: 503, title: 'Secret storage is not configured' },
 } as const satisfies Record<string, { status: ContentfulStatusCode; title: string }>;
 
 export type ApiErrorCode = keyof typeof ERRORS;

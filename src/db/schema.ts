@@ -217,3 +217,20 @@ export type Site = Selectable<SitesTable>;
 export type Crawl = Selectable<CrawlsTable>;
 export type Page = Selectable<PagesTable>;
 export type Issue = Selectable<IssuesTable>;
+
+/** A site's authentication set-up, sealed (see migration 2026-11-25T01-00-00_site_auth). */
+export interface SiteAuthTable {
+  site_id: string;
+  ciphertext: Buffer;
+  iv: Buffer;
+  tag: Buffer;
+  key_id: string;
+  summary: Json<unknown>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+// Declaration merging: the table joins `DB` without touching the list above.
+export interface DB {
+  site_auth: SiteAuthTable;
+}

@@ -41,6 +41,8 @@ export const PAGE_ERROR_CODES = [
   'too_many_redirects',
   'too_large',
   'browser_error',
+  /** The site has an authentication set-up and the page still landed on its login form (or answered 401). */
+  'auth_required',
 ] as const;
 export type PageErrorCode = (typeof PAGE_ERROR_CODES)[number];
 

@@ -22,6 +22,7 @@ describe('error table', () => {
       headers_too_large: 431,
       internal_error: 500,
       service_unavailable: 503,
+      secrets_key_missing: 503,
     });
   });
 
