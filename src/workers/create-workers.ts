@@ -9,6 +9,7 @@ import type { Enricher } from '../activities/ai/enricher.ts';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import type { TargetPolicy } from '../security/target-policy.ts';
+import type { SecretsKey } from '../security/secrets.ts';
 import type { TaskQueues } from '../shared/task-queues.ts';
 
 export interface WorkerDeps {
@@ -26,6 +27,8 @@ export interface WorkerDeps {
   aiEnrichmentConcurrency: number;
   pageLoadTimeoutMs: number;
   scanDeadlineMs?: number;
+  /** Opens sites' authentication set-ups (SECRETS_KEY): scans and discovery read them from the database by site id. */
+  secretsKey?: SecretsKey;
   /** Writes issue texts: chosen once from configuration (`createEnricher`). */
   enricher: Enricher;
   /** The engines each page runs; the production set unless a test picks others. */

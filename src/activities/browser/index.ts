@@ -7,6 +7,7 @@ import { FAILURE_TYPES, type ScanPageResult, type ScanStage } from '../../shared
 import { capFindings } from '../../shared/findings-cap.ts';
 import { pageScore } from '../../shared/score.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
+import type { SecretsKey } from '../../security/secrets.ts';
 import type { Logger } from '../../logger.ts';
 import { fingerprint } from './axe-findings.ts';
 import { groupKey } from './group-key.ts';
@@ -14,6 +15,7 @@ import type { BrowserProvider } from './browser-provider.ts';
 import { isBrowserGone } from './classify-navigation-error.ts';
 import type { ScanEngine } from './engines/index.ts';
 import { scanUrl, type ScanUrlResult } from './scan-url.ts';
+import { loadCrawlAuth, type SiteAuthLoad } from './site-auth-source.ts';
 import { TabCrashedError, type TabPool } from './tab-pool.ts';
 
 export interface BrowserActivityDeps {
@@ -28,6 +30,8 @@ export interface BrowserActivityDeps {
   logger: Logger;
   /** The engines each page runs; the production set unless a test picks others. */
   scanEngines?: readonly ScanEngine[];
+  /** Opens sites' authentication set-ups (SECRETS_KEY); without it a site that has one fails its pages with `auth_required`. */
+  secretsKey?: SecretsKey;
 }
 
 /**
@@ -47,7 +51,14 @@ export function createBrowserActivities(deps: BrowserActivityDeps) {
    * Scans `url` for the page_scans row `scanId` and stores its findings. A page that cannot be
    * loaded is a result, not a failure: only a dead browser or database is retried.
    */
-  async function scanAndStore(scanId: string, url: string, tabOwner: { owner: string; keep: boolean }, onStage?: (s: ScanStage) => Promise<void>): Promise<ScanUrlResult> {
+  async function scanAndStore(
+    scanId: string,
+    url: string,
+    tabOwner: { owner: string; keep: boolean; auth?: SiteAuthLoad },
+    onStage?: (s: ScanStage) => Promise<void>,
+  ): Promise<ScanUrlResult> {
+    const auth = tabOwner.auth;
+    const tabAuth = auth?.kind === 'auth' ? auth.auth : undefined;
     const ctx = Context.current();
     let stage = 'Starting';
     const stopHeartbeat = startHeartbeat(() => ({ stage }));
@@ -71,12 +82,14 @@ export function createBrowserActivities(deps: BrowserActivityDeps) {
             }),
             ctx.cancelled,
           ]),
-        { keep: tabOwner.keep },
+        { keep: tabOwner.keep, auth: async () => tabAuth },
       );
     try {
       let result: ScanUrlResult;
       try {
-        result = await scanInTab();
+        // A set-up the worker cannot open: the page would be scanned logged out, as the login form.
+        if (auth?.kind === 'unavailable') result = { kind: 'page-error', error: { code: 'auth_required', message: auth.message }, finalUrl: null, httpStatus: null };
+        else result = await scanInTab();
       } catch (err) {
         if (!(err instanceof TabCrashedError) || ctx.cancellationSignal.aborted) throw err;
         // A crashed renderer takes only its tab: the page gets one more try in a new one.
@@ -153,7 +166,8 @@ export function createBrowserActivities(deps: BrowserActivityDeps) {
         if (state === 'failed') return { kind: 'page-error', error: scan?.error ?? { code: 'browser_error', message: 'failed' } };
         return { kind: 'scanned', findings: await countFindings(deps.db, row.id), pageTitle: scan?.pageTitle ?? null };
       }
-      const result = await scanAndStore(row.id, page.url, { owner: `crawl:${input.crawlId}`, keep: true });
+      const auth = await loadCrawlAuth(deps.db, deps.secretsKey, input.crawlId);
+      const result = await scanAndStore(row.id, page.url, { owner: `crawl:${input.crawlId}`, keep: true, auth });
       await recordCrawlPageScan(deps.db, { crawlId: input.crawlId, pageId: page.id, scanId: row.id, error: result.kind === 'scanned' ? null : result.error });
       if (result.kind === 'page-error') return { kind: 'page-error', error: result.error };
       return { kind: 'scanned', findings: result.findings.length, pageTitle: result.pageTitle };

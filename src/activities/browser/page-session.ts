@@ -1,15 +1,23 @@
-import type { Browser, BrowserContext, CDPSession, Page, Response } from 'playwright';
+import type { Browser, BrowserContext, CDPSession, Cookie, Page, Response } from 'playwright';
 import type { PageError } from '../../shared/contracts.ts';
 import { DESKTOP_VIEWPORT } from '../../shared/audit-setup.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
 import { classifyNavigationError } from './classify-navigation-error.ts';
 import { installAxeLoader } from './in-page.ts';
 import { PROXY_ERROR_HEADER, startEgressProxy, type BlockedRequest, type EgressProxy } from './egress-proxy.ts';
+import { onOrigin } from '../../shared/site-auth.ts';
+import { configuredCookies, contextAuthOptions, isLoggedIn, refreshSessionCookies, runLogin, type LoginOutcome, type TabAuth } from './site-login.ts';
 
 export interface OpenTabOptions {
   browser: Browser;
   policy: TargetPolicy;
   pageLoadTimeoutMs: number;
+  /**
+   * The site's authentication set-up: its headers, cookies and basic credentials go to the site's
+   * origin only, and a scripted login runs before the tab's first page and again when a page fails
+   * the logged-in check (the page is then loaded once more; still logged out, it is `auth_required`).
+   */
+  auth?: TabAuth;
 }
 
 export interface LoadOptions {
@@ -59,6 +67,10 @@ export interface Tab {
   readonly browser: Browser;
   /** The current document's JavaScript heap, in bytes (0 when it cannot be read). */
   heapBytes(): Promise<number>;
+  /** Runs the site's scripted login now (discovery borrows the session this way). */
+  login(signal?: AbortSignal): Promise<LoginOutcome>;
+  /** The `Cookie` header the tab's context would send to `url`. */
+  cookieHeader(url: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -72,7 +84,9 @@ export async function openTab(opts: OpenTabOptions): Promise<Tab> {
       serviceWorkers: 'block',
       acceptDownloads: false,
       ...(proxy ? { proxy: { server: proxy.server } } : {}),
+      ...contextAuthOptions(opts.auth),
     });
+    if (opts.auth?.setup.cookies?.length) await context.addCookies(configuredCookies(opts.auth));
     await context.addInitScript(trackChanges);
     await installAxeLoader(context);
     const page = await context.newPage();
@@ -96,7 +110,34 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
   page.on('dialog', (d) => void (d.type() === 'beforeunload' ? d.accept() : d.dismiss()).catch(() => {}));
   // Pop-ups the page opens are closed at once: only the page itself is checked.
   page.on('popup', (p) => void p.close().catch(() => {}));
-  const hold = await holdStill(page);
+  const auth = opts.auth;
+  const siteHeaders = auth?.setup.headers && Object.keys(auth.setup.headers).length ? { origin: auth.origin, headers: auth.setup.headers } : undefined;
+  const hold = await holdStill(page, siteHeaders);
+  /** The cookies the last successful login left (the session), put back after each page's clean-up. */
+  let session: Cookie[] = [];
+  let loggedInOnce = false;
+  /** When the last login failed: for a while after, a page that is logged out fails at once (a wrong password costs one wait, not one per page). */
+  let loginFailedAt: number | undefined;
+  let loginFailure = '';
+  const LOGIN_RETRY_AFTER_MS = 60_000;
+
+  async function login(signal?: AbortSignal): Promise<LoginOutcome> {
+    if (!auth?.setup.login) return { ok: true };
+    loggedInOnce = true;
+    hold.release();
+    const out = await runLogin(page, auth.setup, signal).finally(async () => {
+      // Leave the login's last page (a submit may still be arriving) before the page to scan starts.
+      if (!page.isClosed()) await page.goto('about:blank', { timeout: 10_000 }).catch(() => {});
+    });
+    if (out.ok) {
+      session = await context.cookies();
+      loginFailedAt = undefined;
+    } else {
+      loginFailedAt = Date.now();
+      loginFailure = out.reason;
+    }
+    return out;
+  }
 
   /** Leaves the previous page and forgets what it stored, so the next page starts as a first visit. */
   async function forgetPrevious(): Promise<void> {
@@ -110,8 +151,68 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
     }).catch(() => {});
     hold.release();
     await page.goto('about:blank', { timeout: 10_000 }).catch(() => {});
+    if (auth) session = await refreshSessionCookies(context, session);
     await context.clearCookies().catch(() => {});
     if (origin) await hold.cdp?.send('Storage.clearDataForOrigin', { origin, storageTypes: PAGE_STORAGE }).catch(() => {});
+    // The site's own cookies and the login's session survive the clean-up; nothing else does.
+    if (auth) await context.addCookies([...configuredCookies(auth), ...session]).catch(() => {});
+  }
+
+  /** ok, logged-out (the page is the login form or fails the logged-in check), or HTTP 401 with credentials set. */
+  async function authVerdict(r: OpenPageResult): Promise<'ok' | 'logged-out' | 'unauthorized'> {
+    if (r.kind === 'page-error') return r.error.code === 'http_error' && r.httpStatus === 401 ? 'unauthorized' : 'ok';
+    return (await isLoggedIn(r.page, r.finalUrl, auth!.setup)) ? 'ok' : 'logged-out';
+  }
+
+  /** One navigation to `url`, classified: loaded, or why not (data, not a failure). */
+  async function navigate(url: string, lopts: LoadOptions): Promise<OpenPageResult> {
+    // Held still from the first document's DOMContentLoaded on (see holdStill); set up before
+    // navigating so that no refresh slips through between the two.
+    hold.release();
+    page.once('domcontentloaded', hold.lock);
+    let response: Response | null;
+    try {
+      // The document first: a sub-resource that never ends must not cost the page (see below).
+      response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: opts.pageLoadTimeoutMs });
+    } catch (err) {
+      lopts.signal?.throwIfAborted();
+      if (/page crashed|Target crashed/i.test(String(err))) crashed = true;
+      if (crashed) throw err;
+      const cut = proxy?.failures.find((f) => f.code === 'too_large');
+      if (cut) return pageError('too_large', cut.message, null, null);
+      // A tunnel the proxy refused or could not open: its own record says why.
+      const viaProxy = proxy?.failures.at(-1);
+      if (viaProxy && /ERR_TUNNEL_CONNECTION_FAILED|ERR_PROXY|ERR_EMPTY_RESPONSE|ERR_HTTP_RESPONSE_CODE_FAILURE/.test(String(err))) {
+        return pageError(viaProxy.code, viaProxy.message, null, null);
+      }
+      return { kind: 'page-error', error: classifyNavigationError(err), finalUrl: null, httpStatus: null };
+    } finally {
+      page.off('domcontentloaded', hold.lock);
+    }
+    hold.lock();
+    const finalUrl = page.url();
+    const httpStatus = response?.status() ?? null;
+    // The document alone went past the proxy's byte cap: no page a person reads is that big.
+    const tooLarge = proxy?.failures.find((f) => f.code === 'too_large');
+    if (tooLarge) return pageError('too_large', tooLarge.message, finalUrl, httpStatus);
+    const proxyCode = await response?.headerValue(PROXY_ERROR_HEADER);
+    if (proxyCode) {
+      const f = proxy?.failures.at(-1);
+      return pageError(f?.code ?? 'connection_failed', f?.message ?? `the scanner could not fetch ${finalUrl}`, finalUrl, null);
+    }
+    if (httpStatus !== null && httpStatus >= 400) {
+      return pageError('http_error', `HTTP ${httpStatus} ${response?.statusText() ?? ''}`.trim(), finalUrl, httpStatus);
+    }
+    const contentType = (await response?.headerValue('content-type')) ?? 'text/html';
+    if (!HTML_TYPES.test(contentType)) {
+      return pageError('not_html', `content type ${contentType.split(';')[0]} is not HTML`, finalUrl, httpStatus);
+    }
+    // Then `load` and a quiet spell, each within a bound: past them the page is checked as it is.
+    await page.waitForLoadState('load', { timeout: Math.min(LOAD_WAIT_MS, opts.pageLoadTimeoutMs) }).catch(() => {});
+    await settle(page, Math.min(5000, opts.pageLoadTimeoutMs));
+    const pageTitle = (await page.title().catch(() => '')).trim() || null;
+    // The proxy's own list, still growing while the checks run: the caller copies it when done.
+    return { kind: 'loaded', page, finalUrl: page.url() || finalUrl, httpStatus, pageTitle, blocked: proxy?.blocked ?? [] };
   }
 
   return {
@@ -128,58 +229,36 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
     async heapBytes() {
       return page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0).catch(() => 0);
     },
+    login,
+    async cookieHeader(url: string) {
+      return (await context.cookies(url)).map((c) => `${c.name}=${c.value}`).join('; ');
+    },
     async load(url: string, lopts: LoadOptions = {}): Promise<OpenPageResult> {
       if (pages > 0) await forgetPrevious();
       pages++;
       proxy?.nextPage();
       await lopts.onLoading?.();
-      // Held still from the first document's DOMContentLoaded on (see holdStill); set up before
-      // navigating so that no refresh slips through between the two.
-      hold.release();
-      page.once('domcontentloaded', hold.lock);
-      let response: Response | null;
-      try {
-        // The document first: a sub-resource that never ends must not cost the page (see below).
-        response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: opts.pageLoadTimeoutMs });
-      } catch (err) {
-        lopts.signal?.throwIfAborted();
-        if (/page crashed|Target crashed/i.test(String(err))) crashed = true;
-        if (crashed) throw err;
-        const cut = proxy?.failures.find((f) => f.code === 'too_large');
-        if (cut) return pageError('too_large', cut.message, null, null);
-        // A tunnel the proxy refused or could not open: its own record says why.
-        const viaProxy = proxy?.failures.at(-1);
-        if (viaProxy && /ERR_TUNNEL_CONNECTION_FAILED|ERR_PROXY|ERR_EMPTY_RESPONSE|ERR_HTTP_RESPONSE_CODE_FAILURE/.test(String(err))) {
-          return pageError(viaProxy.code, viaProxy.message, null, null);
+      if (!auth) return navigate(url, lopts);
+      if (auth.setup.login && !loggedInOnce) await login(lopts.signal);
+      const first = await navigate(url, lopts);
+      const verdict = await authVerdict(first);
+      if (verdict === 'ok') return first;
+      // Logged out (the session expired, or a page ended it): log in again once and reload.
+      if (verdict === 'logged-out' && auth.setup.login && (loginFailedAt === undefined || Date.now() - loginFailedAt > LOGIN_RETRY_AFTER_MS)) {
+        const again = await login(lopts.signal);
+        if (again.ok) {
+          proxy?.nextPage();
+          const second = await navigate(url, lopts);
+          if ((await authVerdict(second)) === 'ok') return second;
         }
-        return { kind: 'page-error', error: classifyNavigationError(err), finalUrl: null, httpStatus: null };
-      } finally {
-        page.off('domcontentloaded', hold.lock);
       }
-      hold.lock();
-      const finalUrl = page.url();
-      const httpStatus = response?.status() ?? null;
-      // The document alone went past the proxy's byte cap: no page a person reads is that big.
-      const tooLarge = proxy?.failures.find((f) => f.code === 'too_large');
-      if (tooLarge) return pageError('too_large', tooLarge.message, finalUrl, httpStatus);
-      const proxyCode = await response?.headerValue(PROXY_ERROR_HEADER);
-      if (proxyCode) {
-        const f = proxy?.failures.at(-1);
-        return pageError(f?.code ?? 'connection_failed', f?.message ?? `the scanner could not fetch ${finalUrl}`, finalUrl, null);
-      }
-      if (httpStatus !== null && httpStatus >= 400) {
-        return pageError('http_error', `HTTP ${httpStatus} ${response?.statusText() ?? ''}`.trim(), finalUrl, httpStatus);
-      }
-      const contentType = (await response?.headerValue('content-type')) ?? 'text/html';
-      if (!HTML_TYPES.test(contentType)) {
-        return pageError('not_html', `content type ${contentType.split(';')[0]} is not HTML`, finalUrl, httpStatus);
-      }
-      // Then `load` and a quiet spell, each within a bound: past them the page is checked as it is.
-      await page.waitForLoadState('load', { timeout: Math.min(LOAD_WAIT_MS, opts.pageLoadTimeoutMs) }).catch(() => {});
-      await settle(page, Math.min(5000, opts.pageLoadTimeoutMs));
-      const pageTitle = (await page.title().catch(() => '')).trim() || null;
-      // The proxy's own list, still growing while the checks run: the caller copies it when done.
-      return { kind: 'loaded', page, finalUrl: page.url() || finalUrl, httpStatus, pageTitle, blocked: proxy?.blocked ?? [] };
+      const why =
+        verdict === 'unauthorized'
+          ? 'HTTP 401: the site did not accept the credentials of its authentication set-up'
+          : loginFailedAt !== undefined
+            ? `the login failed: ${loginFailure}`
+            : 'the page still showed the login form after logging in again';
+      return pageError('auth_required', `the page needs a login the scanner does not have (${why})`, first.finalUrl, first.httpStatus);
     },
     async close() {
       closed = true;
@@ -227,7 +306,7 @@ interface Hold {
   cdp: CDPSession | undefined;
 }
 
-async function holdStill(page: Page): Promise<Hold> {
+async function holdStill(page: Page, siteHeaders?: { origin: string; headers: Record<string, string> }): Promise<Hold> {
   const state = { depth: 0, opening: true };
   released.set(page, state);
   const lock = () => void (state.opening = false);
@@ -240,14 +319,28 @@ async function holdStill(page: Page): Promise<Hold> {
     const session = cdp;
     cdp.on('Fetch.requestPaused', (e) => {
       const block = e.frameId === main && e.resourceType === 'Document' && !state.opening && state.depth === 0;
-      const sent = block ? session.send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'Aborted' }) : session.send('Fetch.continueRequest', { requestId: e.requestId });
+      const headers = !block && siteHeaders && onOrigin(e.request.url, siteHeaders.origin) ? withHeaders(e.request.headers, siteHeaders.headers) : undefined;
+      const sent = block
+        ? session.send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'Aborted' })
+        : session.send('Fetch.continueRequest', { requestId: e.requestId, ...(headers ? { headers } : {}) });
       void sent.catch(() => {});
     });
-    await cdp.send('Fetch.enable', { patterns: [{ resourceType: 'Document', requestStage: 'Request' }] });
+    // The site's extra headers go to its own origin only: those requests pause here too (each
+    // redirect hop again), and get the headers as they continue. Third parties never see them, and
+    // unlike Playwright's routing this keeps the HTTP cache.
+    const patterns: Array<{ urlPattern?: string; resourceType?: 'Document'; requestStage: 'Request' }> = [{ resourceType: 'Document', requestStage: 'Request' }];
+    if (siteHeaders) patterns.push({ urlPattern: `${siteHeaders.origin}/*`, requestStage: 'Request' });
+    await cdp.send('Fetch.enable', { patterns });
   } catch {
     // Not Chromium, or the page is already gone: the scan goes on without the hold.
   }
   return { lock, release, cdp };
+}
+
+/** The request's headers with the site's set on top (a header of the same name, in any case, is replaced). */
+function withHeaders(current: Record<string, string>, extra: Record<string, string>): Array<{ name: string; value: string }> {
+  const names = new Set(Object.keys(extra).map((n) => n.toLowerCase()));
+  return [...Object.entries(current).filter(([n]) => !names.has(n.toLowerCase())), ...Object.entries(extra)].map(([name, value]) => ({ name, value }));
 }
 
 function pageError(code: PageError['code'], message: string, finalUrl: string | null, httpStatus: number | null): OpenPageResult {

@@ -3,6 +3,7 @@ import type { Logger } from '../../logger.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
 import type { BrowserProvider } from './browser-provider.ts';
 import { openTab, type Tab } from './page-session.ts';
+import type { TabAuth } from './site-login.ts';
 
 export interface TabPoolOptions {
   browser: BrowserProvider;
@@ -52,9 +53,10 @@ export interface TabPoolStats {
 export interface TabPool {
   /**
    * Runs `fn` in a tab of `owner`'s. `keep: false` closes the tab afterwards (a single-page scan
-   * has no next page). A renderer crash inside `fn` is thrown as TabCrashedError.
+   * has no next page). A renderer crash inside `fn` is thrown as TabCrashedError. `auth` is asked
+   * only when a new tab is opened for `owner` (an owner is one crawl, so one site and its set-up).
    */
-  use<T>(owner: string, fn: (tab: Tab) => Promise<T>, opts?: { keep?: boolean }): Promise<T>;
+  use<T>(owner: string, fn: (tab: Tab) => Promise<T>, opts?: { keep?: boolean; auth?: () => Promise<TabAuth | undefined> }): Promise<T>;
   stats(): TabPoolStats;
   close(): Promise<void>;
 }
@@ -88,7 +90,7 @@ export function createTabPool(opts: TabPoolOptions): TabPool {
     }
   }
 
-  async function acquire(owner: string): Promise<Entry> {
+  async function acquire(owner: string, auth?: () => Promise<TabAuth | undefined>): Promise<Entry> {
     for (const e of entries) {
       if (e.owner !== owner || e.idleSince === undefined) continue;
       if (e.tab.broken) {
@@ -116,7 +118,7 @@ export function createTabPool(opts: TabPoolOptions): TabPool {
       }
       browser = await opts.browser.get();
     }
-    const tab = await openTab({ browser, policy: opts.policy, pageLoadTimeoutMs: opts.pageLoadTimeoutMs });
+    const tab = await openTab({ browser, policy: opts.policy, pageLoadTimeoutMs: opts.pageLoadTimeoutMs, auth: await auth?.() });
     stats.opened++;
     const e: Entry = { owner, tab };
     entries.add(e);
@@ -138,7 +140,7 @@ export function createTabPool(opts: TabPoolOptions): TabPool {
 
   return {
     async use(owner, fn, useOpts = {}) {
-      const e = await acquire(owner);
+      const e = await acquire(owner, useOpts.auth);
       try {
         return await fn(e.tab);
       } catch (err) {

@@ -34,6 +34,14 @@ export interface FetchOptions {
   maxBytes?: number;
   /** Bytes a gzipped body may expand to (default 4 x maxBytes); past it the URL is `too_large`. */
   maxDecodedBytes?: number;
+  /** The site's authentication headers (its own, Cookie, Authorization), sent to its origin only. */
+  auth?: FetchAuth;
+}
+
+/** Request headers of a site's authentication set-up, and the one origin that gets them. */
+export interface FetchAuth {
+  origin: string;
+  headers: Record<string, string>;
 }
 
 /**
@@ -172,7 +180,12 @@ async function fetchHop(current: string, dispatcher: Agent, opts: FetchOptions):
         dispatcher,
         redirect: 'manual',
         signal: AbortSignal.timeout(opts.timeoutMs),
-        headers: { 'user-agent': USER_AGENT, accept: opts.accept ?? 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' },
+        headers: {
+          // Checked per hop: a redirect to another origin (a sibling host) does not carry them.
+          ...(opts.auth && new URL(current).origin === opts.auth.origin ? opts.auth.headers : {}),
+          'user-agent': USER_AGENT,
+          accept: opts.accept ?? 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
+        },
       });
       if (res.status >= 500) {
         failure = { kind: 'unreachable', finalUrl: current, code: 'http_error', message: `HTTP ${res.status}` };

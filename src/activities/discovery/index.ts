@@ -6,7 +6,11 @@ import { findSite, setSiteBaseUrl } from '../../db/repositories/site.repository.
 import type { Database } from '../../db/database.ts';
 import type { Logger } from '../../logger.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
+import type { SecretsKey } from '../../security/secrets.ts';
 import { FAILURE_TYPES, type DiscoveryOptions } from '../../shared/contracts.ts';
+import type { BrowserProvider } from '../browser/browser-provider.ts';
+import { loadSiteAuth } from '../browser/site-auth-source.ts';
+import { DiscoveryAuth } from './discovery-auth.ts';
 import { extractLinks } from './extract-links.ts';
 import { fetchPage, type FetchOutcome } from './fetch-page.ts';
 import { readRobots, readSitemaps, type FetchBudget } from './sitemaps.ts';
@@ -35,6 +39,11 @@ export interface DiscoveryActivityDeps {
   db: Database;
   policy: TargetPolicy;
   logger: Logger;
+  /** For sites with a scripted login: discovery logs in in a short-lived tab and sends its session cookies. */
+  browser?: BrowserProvider;
+  pageLoadTimeoutMs?: number;
+  /** Opens sites' authentication set-ups (SECRETS_KEY). */
+  secretsKey?: SecretsKey;
 }
 
 /** Bounds query-string traps: at most `max` distinct queries per path. */
@@ -127,9 +136,18 @@ export function createDiscoveryActivities(deps: DiscoveryActivityDeps) {
       heartbeat();
       const budget = new CountingBudget(await countFetchedUrls(deps.db, crawl.id), crawl.maxPages * FETCHES_PER_PAGE + 10);
 
+      // The site's authentication set-up, read and opened here (never an activity input).
+      const authLoad = await loadSiteAuth(deps.db, deps.secretsKey, site);
+      if (authLoad.kind === 'unavailable') log.warn({ reason: authLoad.message }, "discovering without the site's authentication set-up");
+      const auth =
+        authLoad.kind === 'auth'
+          ? new DiscoveryAuth(authLoad.auth, { browser: deps.browser, policy: deps.policy, pageLoadTimeoutMs: deps.pageLoadTimeoutMs ?? 30_000, logger: log })
+          : undefined;
+      if (auth?.hasLogin) await auth.login(ctx.cancellationSignal, heartbeat);
+
       // robots.txt first: a home page it disallows is never fetched, not even to see where it lives.
       budget.take();
-      let robots = await readRobots(site.baseUrl, deps.policy, o.fetchTimeoutMs);
+      let robots = await readRobots(site.baseUrl, deps.policy, o.fetchTimeoutMs, auth?.fetch);
       let siteUrl = site.baseUrl;
       if (robots.isAllowed(normalizeUrl(siteUrl)!)) {
         // The site's home page as users type it may live on www. (or the reverse): follow that.
@@ -147,7 +165,7 @@ export function createDiscoveryActivities(deps: DiscoveryActivityDeps) {
           await setSiteBaseUrl(deps.db, site.id, siteUrl);
           log.info({ from: site.baseUrl, to: siteUrl }, 'the site lives at another address of the same host; crawling there');
           budget.take();
-          robots = await readRobots(siteUrl, deps.policy, o.fetchTimeoutMs);
+          robots = await readRobots(siteUrl, deps.policy, o.fetchTimeoutMs, auth?.fetch);
         }
       }
       heartbeat();
@@ -158,6 +176,7 @@ export function createDiscoveryActivities(deps: DiscoveryActivityDeps) {
         maxUrls: crawl.maxPages * 2,
         budget,
         heartbeat,
+        auth: auth?.fetch,
       });
       for (const p of sitemaps.problems) log.warn({ sitemap: p.url, code: p.code, reason: p.message }, 'sitemap skipped');
       for (const url of sitemaps.urls) if (robots.isAllowed(url)) seed.push({ url, depth: 1, via: 'sitemap' });
@@ -181,12 +200,26 @@ export function createDiscoveryActivities(deps: DiscoveryActivityDeps) {
           break;
         }
         budget.used += batch.length;
-        const outcomes = await Promise.all(
-          batch.map((b) => fetchPage(b.url, { siteUrl, policy: deps.policy, timeoutMs: o.fetchTimeoutMs, retries: 1 }).finally(heartbeat)),
-        );
+        const fetchOpts = () => ({ siteUrl, policy: deps.policy, timeoutMs: o.fetchTimeoutMs, retries: 1, auth: auth?.fetch });
+        const usedAuth = auth?.fetch;
+        const outcomes = await Promise.all(batch.map((b) => fetchPage(b.url, fetchOpts()).finally(heartbeat)));
         for (let i = 0; i < batch.length; i++) {
           const item = batch[i]!;
-          const outcome = outcomes[i]!;
+          let outcome = outcomes[i]!;
+          if (auth && outcome.kind === 'html' && auth.isLogin(outcome.finalUrl)) {
+            if (auth.isLogin(item.url)) {
+              // The login form itself is not a page of the site.
+              await markUrlDone(deps.db, crawl.id, item.url, 'login_form');
+              continue;
+            }
+            // Logged out (the session ended): log in again, or fetch again if another URL of this batch already did.
+            if (auth.fetch !== usedAuth || (await auth.login(ctx.cancellationSignal, heartbeat))) {
+              budget.used++;
+              outcome = await fetchPage(item.url, fetchOpts()).finally(heartbeat);
+            }
+            // Still the login form: the URL is a page (its scan logs in on its own), but its links stay unknown.
+            if (outcome.kind === 'html' && auth.isLogin(outcome.finalUrl)) outcome = { ...outcome, finalUrl: item.url, body: '' };
+          }
           if (found < crawl.maxPages) {
             const next = await record(crawl.id, site.id, siteUrl, item, outcome);
             if (next.added) found = await countCrawlPages(deps.db, crawl.id);

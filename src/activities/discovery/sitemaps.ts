@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import robotsParserModule from 'robots-parser';
 import { parseSitemap, parseSitemapIndex } from 'sitemap';
 import type { TargetPolicy } from '../../security/target-policy.ts';
-import { fetchPage, USER_AGENT, type FetchOutcome } from './fetch-page.ts';
+import { fetchPage, USER_AGENT, type FetchAuth, type FetchOutcome } from './fetch-page.ts';
 import { normalizeUrl, sameSite } from './urls.ts';
 
 // The package is CommonJS (`module.exports = fn`) but its types declare an ES default export.
@@ -32,9 +32,9 @@ export interface FetchBudget {
 }
 
 /** robots.txt of the site; none (or an unreadable one) allows everything. */
-export async function readRobots(siteUrl: string, policy: TargetPolicy, timeoutMs: number): Promise<Robots> {
+export async function readRobots(siteUrl: string, policy: TargetPolicy, timeoutMs: number, auth?: FetchAuth): Promise<Robots> {
   const robotsUrl = new URL('/robots.txt', siteUrl).href;
-  const res = await fetchPage(robotsUrl, { siteUrl, policy, timeoutMs, retries: 0, accept: 'text/plain,*/*', maxBytes: MAX_ROBOTS_BYTES });
+  const res = await fetchPage(robotsUrl, { siteUrl, policy, timeoutMs, retries: 0, accept: 'text/plain,*/*', maxBytes: MAX_ROBOTS_BYTES, auth });
   const text = res.kind === 'html' ? res.body : '';
   const robots = robotsParser(robotsUrl, text);
   return {
@@ -52,7 +52,7 @@ export async function readSitemaps(
   siteUrl: string,
   extra: string[],
   policy: TargetPolicy,
-  opts: { timeoutMs: number; maxUrls: number; maxSitemaps?: number; budget?: FetchBudget; heartbeat?: () => void },
+  opts: { timeoutMs: number; maxUrls: number; maxSitemaps?: number; budget?: FetchBudget; heartbeat?: () => void; auth?: FetchAuth },
 ): Promise<{ urls: string[]; problems: SitemapProblem[] }> {
   const queue = [new URL('/sitemap.xml', siteUrl).href, ...extra].map((u) => normalizeUrl(u)).filter((u): u is string => !!u);
   const seen = new Set<string>();
@@ -76,6 +76,7 @@ export async function readSitemaps(
       accept: 'application/xml,text/xml,*/*',
       maxBytes: MAX_SITEMAP_BYTES,
       maxDecodedBytes: MAX_SITEMAP_DECODED_BYTES,
+      auth: opts.auth,
     });
     const problem = sitemapProblem(sitemapUrl, res);
     if (problem) {
