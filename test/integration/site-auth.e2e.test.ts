@@ -3,7 +3,10 @@ import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeEngine } from '../../src/activities/browser/engines/axe.engine.ts';
 import { openTab } from '../../src/activities/browser/page-session.ts';
-import type { SiteAuthSetup } from '../../src/shared/site-auth.ts';
+import { putSiteAuth } from '../../src/db/repositories/site-auth.repository.ts';
+import { SecretsKey } from '../../src/security/secrets.ts';
+import { sealSiteAuth } from '../../src/security/site-auth-seal.ts';
+import { summarizeSiteAuth, type SiteAuthSetup } from '../../src/shared/site-auth.ts';
 import { crawlWorkflowId, discoveryWorkflowId } from '../../src/shared/search-attributes.ts';
 import { html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../helpers/test-env.ts';
@@ -310,6 +313,27 @@ describe('login-protected sites', () => {
     expect(c).toMatchObject({ totalPages: 2, scannedPages: 0, failedPages: 2 });
     const issues = await issuesOf(siteId);
     expect(issues.some((i) => i.elementSelector === '#login-logo')).toBe(false);
+  });
+
+  it('fails the pages with auth_required, without a login or a scan, when the worker cannot open the set-up', async () => {
+    // Sealed with another SECRETS_KEY than the worker's (a key that was rotated or lost).
+    const other = SecretsKey.parse(randomBytes(32).toString('base64'));
+    const setup = setupFor(PASSWORD);
+    await putSiteAuth(env.db, { siteId, sealed: sealSiteAuth(other, siteId, setup), summary: summarizeSiteAuth(setup) });
+    const loginsBefore = site.stats.logins + site.stats.failedLogins;
+    const c = await crawl(siteId);
+    let failed = 0;
+    for (const p of await pagesOf(siteId)) {
+      const scan = await scanIn(siteId, p.id, c.id);
+      if (!scan) continue;
+      expect(scan.status, p.path).toBe('failed');
+      expect(scan.error, p.path).toMatchObject({ code: 'auth_required', message: expect.stringContaining('does not open') });
+      failed++;
+    }
+    expect(failed).toBeGreaterThan(0);
+    expect(c.scannedPages).toBe(0);
+    // Neither discovery nor a scan slot tried to log in with a set-up it could not read.
+    expect(site.stats.logins + site.stats.failedLogins).toBe(loginsBefore);
   });
 
   it('sends headers and basic credentials to the site origin only', async () => {

@@ -54,11 +54,9 @@ export function createBrowserActivities(deps: BrowserActivityDeps) {
   async function scanAndStore(
     scanId: string,
     url: string,
-    tabOwner: { owner: string; keep: boolean; auth?: SiteAuthLoad },
+    tabOwner: { owner: string; keep: boolean; auth?: () => Promise<SiteAuthLoad> },
     onStage?: (s: ScanStage) => Promise<void>,
   ): Promise<ScanUrlResult> {
-    const auth = tabOwner.auth;
-    const tabAuth = auth?.kind === 'auth' ? auth.auth : undefined;
     const ctx = Context.current();
     let stage = 'Starting';
     const stopHeartbeat = startHeartbeat(() => ({ stage }));
@@ -82,14 +80,12 @@ export function createBrowserActivities(deps: BrowserActivityDeps) {
             }),
             ctx.cancelled,
           ]),
-        { keep: tabOwner.keep, auth: async () => tabAuth },
+        { keep: tabOwner.keep, auth: tabOwner.auth },
       );
     try {
       let result: ScanUrlResult;
       try {
-        // A set-up the worker cannot open: the page would be scanned logged out, as the login form.
-        if (auth?.kind === 'unavailable') result = { kind: 'page-error', error: { code: 'auth_required', message: auth.message }, finalUrl: null, httpStatus: null };
-        else result = await scanInTab();
+        result = await scanInTab();
       } catch (err) {
         if (!(err instanceof TabCrashedError) || ctx.cancellationSignal.aborted) throw err;
         // A crashed renderer takes only its tab: the page gets one more try in a new one.
@@ -166,7 +162,8 @@ export function createBrowserActivities(deps: BrowserActivityDeps) {
         if (state === 'failed') return { kind: 'page-error', error: scan?.error ?? { code: 'browser_error', message: 'failed' } };
         return { kind: 'scanned', findings: await countFindings(deps.db, row.id), pageTitle: scan?.pageTitle ?? null };
       }
-      const auth = await loadCrawlAuth(deps.db, deps.secretsKey, input.crawlId);
+      // Read and opened only when the crawl's slot opens a new tab: the tab keeps it from then on.
+      const auth = () => loadCrawlAuth(deps.db, deps.secretsKey, input.crawlId);
       const result = await scanAndStore(row.id, page.url, { owner: `crawl:${input.crawlId}`, keep: true, auth });
       await recordCrawlPageScan(deps.db, { crawlId: input.crawlId, pageId: page.id, scanId: row.id, error: result.kind === 'scanned' ? null : result.error });
       if (result.kind === 'page-error') return { kind: 'page-error', error: result.error };

@@ -18,6 +18,11 @@ export interface OpenTabOptions {
    * the logged-in check (the page is then loaded once more; still logged out, it is `auth_required`).
    */
   auth?: TabAuth;
+  /**
+   * The site has a set-up that this worker cannot open (no SECRETS_KEY, or another key sealed it):
+   * every page is `auth_required` with this reason, never scanned logged out (as the login form).
+   */
+  authUnavailable?: string;
 }
 
 export interface LoadOptions {
@@ -234,6 +239,7 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
       return (await context.cookies(url)).map((c) => `${c.name}=${c.value}`).join('; ');
     },
     async load(url: string, lopts: LoadOptions = {}): Promise<OpenPageResult> {
+      if (opts.authUnavailable) return pageError('auth_required', opts.authUnavailable, null, null);
       if (pages > 0) await forgetPrevious();
       pages++;
       proxy?.nextPage();

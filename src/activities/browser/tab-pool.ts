@@ -3,7 +3,7 @@ import type { Logger } from '../../logger.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
 import type { BrowserProvider } from './browser-provider.ts';
 import { openTab, type Tab } from './page-session.ts';
-import type { TabAuth } from './site-login.ts';
+import type { SiteAuthLoad } from './site-auth-source.ts';
 
 export interface TabPoolOptions {
   browser: BrowserProvider;
@@ -56,7 +56,7 @@ export interface TabPool {
    * has no next page). A renderer crash inside `fn` is thrown as TabCrashedError. `auth` is asked
    * only when a new tab is opened for `owner` (an owner is one crawl, so one site and its set-up).
    */
-  use<T>(owner: string, fn: (tab: Tab) => Promise<T>, opts?: { keep?: boolean; auth?: () => Promise<TabAuth | undefined> }): Promise<T>;
+  use<T>(owner: string, fn: (tab: Tab) => Promise<T>, opts?: { keep?: boolean; auth?: () => Promise<SiteAuthLoad> }): Promise<T>;
   stats(): TabPoolStats;
   close(): Promise<void>;
 }
@@ -90,7 +90,7 @@ export function createTabPool(opts: TabPoolOptions): TabPool {
     }
   }
 
-  async function acquire(owner: string, auth?: () => Promise<TabAuth | undefined>): Promise<Entry> {
+  async function acquire(owner: string, auth?: () => Promise<SiteAuthLoad>): Promise<Entry> {
     for (const e of entries) {
       if (e.owner !== owner || e.idleSince === undefined) continue;
       if (e.tab.broken) {
@@ -118,7 +118,13 @@ export function createTabPool(opts: TabPoolOptions): TabPool {
       }
       browser = await opts.browser.get();
     }
-    const tab = await openTab({ browser, policy: opts.policy, pageLoadTimeoutMs: opts.pageLoadTimeoutMs, auth: await auth?.() });
+    const load = await auth?.();
+    const tab = await openTab({
+      browser,
+      policy: opts.policy,
+      pageLoadTimeoutMs: opts.pageLoadTimeoutMs,
+      ...(load?.kind === 'auth' ? { auth: load.auth } : load?.kind === 'unavailable' ? { authUnavailable: load.message } : {}),
+    });
     stats.opened++;
     const e: Entry = { owner, tab };
     entries.add(e);
