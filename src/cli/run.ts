@@ -10,7 +10,7 @@ import { countsTowardGates, decideGate, type GateDecision } from './gate.ts';
 import { buildJunit } from './junit.ts';
 import { changedLines, crawlProgressLine, failingLines, scanProgressLine, shortId, summaryLines } from './output.ts';
 import { buildSarif } from './sarif.ts';
-import { hasResults, isEnded, toAuditIssue, type AuditIssue, type Crawl, type Scan } from './types.ts';
+import { hasResults, isEnded, toAuditIssue, type AuditIssue, type Crawl } from './types.ts';
 
 export const EXIT = { passed: 0, gateFailed: 1, usage: 2, notFinished: 3 } as const;
 
@@ -117,23 +117,37 @@ export function describeError(err: unknown, o: Pick<RunOptions, 'api' | 'key'>):
 
 const parseJson = (data: string): unknown => JSON.parse(data);
 
-async function scanOutcome(ctx: Context): Promise<Outcome> {
-  const { client, o, deps } = ctx;
-  const created = await client.createScan(o.url);
-  ctx.started('scan', created.id);
-  ctx.progress(`scan ${created.id} started for ${created.url}`);
-  let scan = await watchUntilEnded<Scan>({
-    eventsUrl: client.scanEventsUrl(created.id),
+/** Follows a scan or crawl to its end by its events (polling when they fail), printing progress. */
+function follow<T extends { status: string }>(
+  ctx: Context,
+  run: { eventsUrl: string; parse: (value: unknown) => T; progressLine: (value: T) => string; poll: () => Promise<T> },
+): Promise<T> {
+  const { client, deps } = ctx;
+  return watchUntilEnded<T>({
+    eventsUrl: run.eventsUrl,
     headers: client.headers(),
     fetch: deps.fetch,
     signal: ctx.signal,
     sleep: deps.sleep,
     pollIntervalMs: deps.pollIntervalMs,
-    parse: (data) => asScan(parseJson(data)),
-    isEnded: (s) => isEnded(s.status),
-    onUpdate: (s) => ctx.progress(scanProgressLine(s)),
-    poll: () => client.getScan(created.id),
+    parse: (data) => run.parse(parseJson(data)),
+    isEnded: (v) => isEnded(v.status),
+    onUpdate: (v) => ctx.progress(run.progressLine(v)),
+    poll: run.poll,
     notice: ctx.progress,
+  });
+}
+
+async function scanOutcome(ctx: Context): Promise<Outcome> {
+  const { client, o } = ctx;
+  const created = await client.createScan(o.url);
+  ctx.started('scan', created.id);
+  ctx.progress(`scan ${created.id} started for ${created.url}`);
+  let scan = await follow(ctx, {
+    eventsUrl: client.scanEventsUrl(created.id),
+    parse: asScan,
+    progressLine: scanProgressLine,
+    poll: () => client.getScan(created.id),
   });
   // The events carry the scan as GET shows it; should one come without its issues, GET has them.
   if (hasResults(scan.status) && !Array.isArray(scan.issues)) scan = await client.getScan(created.id);
@@ -158,7 +172,7 @@ async function scanOutcome(ctx: Context): Promise<Outcome> {
 }
 
 async function crawlOutcome(ctx: Context): Promise<Outcome> {
-  const { client, o, deps } = ctx;
+  const { client, o } = ctx;
   const site = await client.createSite(o.url);
   const started = await client.startCrawl(site.id, o.maxPages);
   const crawlId = started.crawlId;
@@ -168,18 +182,11 @@ async function crawlOutcome(ctx: Context): Promise<Outcome> {
   } else {
     ctx.progress(`crawl ${crawlId} started for ${site.baseUrl}`);
   }
-  const crawl = await watchUntilEnded<Crawl>({
+  const crawl = await follow(ctx, {
     eventsUrl: client.crawlEventsUrl(site.id, crawlId),
-    headers: client.headers(),
-    fetch: deps.fetch,
-    signal: ctx.signal,
-    sleep: deps.sleep,
-    pollIntervalMs: deps.pollIntervalMs,
-    parse: (data) => asCrawl(parseJson(data)),
-    isEnded: (c) => isEnded(c.status),
-    onUpdate: (c) => ctx.progress(crawlProgressLine(c)),
+    parse: asCrawl,
+    progressLine: crawlProgressLine,
     poll: () => client.getCrawl(site.id, crawlId),
-    notice: ctx.progress,
   });
   const score = typeof crawl.overallScore === 'number' ? `, score ${crawl.overallScore}` : '';
   const failed = crawl.failedPages > 0 ? `, ${crawl.failedPages} failed` : '';
