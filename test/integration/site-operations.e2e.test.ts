@@ -1,14 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../temporal-dev/dev-server.ts';
 import { schemaErrors } from '../helpers/sarif-schema.ts';
 import { html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
 import { createNotifications } from '../../src/db/notifications.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../helpers/test-env.ts';
+import { startApiProcess } from '../helpers/worker-process.ts';
+import { freePort } from '../../temporal-dev/dev-server.ts';
 
 const ENDED = ['completed', 'completed_partial', 'cancelled', 'failed'];
 
@@ -48,38 +49,6 @@ async function readEvents(url: string, headers: Record<string, string> = {}) {
   return { events, comments };
 }
 
-/** A second API process (`npm run api`) on the same database and Temporal, and no notifications shared with this one. */
-async function startApiProcess(env: TestEnv): Promise<{ api: string; child: ChildProcess; stop(): Promise<void> }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.resolve('src/api/server.ts')], {
-    env: {
-      ...process.env,
-      DATABASE_URL: env.databaseUrl,
-      TEMPORAL_ADDRESS: env.temporalAddress,
-      TASK_QUEUE_PREFIX: env.queuePrefix,
-      ALLOW_PRIVATE_TARGETS: 'true',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const api = `http://127.0.0.1:${port}`;
-  await pollUntil(
-    () => fetch(`${api}/healthz`).then((r) => r.status, () => 0),
-    (s) => s === 200,
-    { timeoutMs: 30_000, everyMs: 200 },
-  );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
-    api,
-    child,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
 
 function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
