@@ -1,0 +1,107 @@
+// Where one page's time goes: scans pages of ../shared/corpora/ipython-docs/site one after another
+// in one slot's tab (the production scanUrl and engines, no database, no Temporal) and prints the
+// mean and p90 milliseconds of loading and of each engine. Asserts nothing.
+//   node bench/profile-engines.bench.ts [pages=60] [slots=1]
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright';
+import { CHROMIUM_ARGS, resolveChromiumPath } from '../src/activities/browser/browser-provider.ts';
+import { openTab } from '../src/activities/browser/page-session.ts';
+import { DEFAULT_ENGINES } from '../src/activities/browser/engines/index.ts';
+import { scanUrl } from '../src/activities/browser/scan-url.ts';
+import { createTargetPolicy } from '../src/security/target-policy.ts';
+import { serveFolder } from './static-server.ts';
+
+const count = Number(process.argv[2] ?? 60);
+const slots = Number(process.argv[3] ?? 1);
+// ENGINES=axe,reflow runs only those (axe always first): the CPU a page costs without the others.
+const only = process.env.ENGINES?.split(',');
+const engines = only ? DEFAULT_ENGINES.filter((e) => e.id === 'axe' || only.includes(e.id)) : DEFAULT_ENGINES;
+const corpus = path.resolve('..', 'shared', 'corpora', 'ipython-docs', 'site');
+const { origin, server } = await serveFolder(corpus, { rootRedirect: '/3/index.html' });
+const files = (readdirSync(corpus, { recursive: true }) as string[]).filter((f) => f.endsWith('.html')).sort();
+const step = Math.max(1, Math.floor(files.length / count));
+const urls = files.filter((_, i) => i % step === 0).slice(0, count).map((f) => `${origin}/${f.split(path.sep).join('/')}`);
+
+const browser = await chromium.launch({ executablePath: resolveChromiumPath(process.env.CHROMIUM_PATH), args: CHROMIUM_ARGS });
+const policy = createTargetPolicy({ allowPrivate: true });
+const times = new Map<string, number[]>();
+const add = (k: string, ms: number) => (times.get(k) ?? times.set(k, []).get(k)!).push(ms);
+const queue = [...urls];
+// Renderer processes started during the run: one per slot when tabs are reused as they should be.
+const renderers = new Set<string>();
+const watch = setInterval(() => {
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) renderers.add(pid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+}, 25);
+const cpu0 = process.cpuUsage();
+const busy0 = machineBusySeconds();
+const t0 = performance.now();
+await Promise.all(
+  Array.from({ length: slots }, async () => {
+    const tab = await openTab({ browser, policy, pageLoadTimeoutMs: 30_000 });
+    for (let url = queue.shift(); url; url = queue.shift()) {
+      const started = performance.now();
+      const r = await scanUrl(url, { tab, policy, pageLoadTimeoutMs: 30_000, engines });
+      const total = performance.now() - started;
+      add('total', total);
+      if (r.kind !== 'scanned') {
+        console.error(`${url}: ${r.error.code}`);
+        continue;
+      }
+      let engineMs = 0;
+      for (const e of r.engines) {
+        add(e.engine, e.ms);
+        engineMs += e.ms;
+        if (e.error) console.error(`${url}: ${e.engine}: ${e.error}`);
+      }
+      add('load (and clean-up)', total - engineMs);
+    }
+    await tab.close();
+  }),
+);
+const seconds = (performance.now() - t0) / 1000;
+const cpu = process.cpuUsage(cpu0);
+const busy = machineBusySeconds() - busy0;
+clearInterval(watch);
+const byType = chromiumCpuByType();
+await browser.close();
+server.close();
+/** CPU seconds the whole machine spent busy so far (/proc/stat: all but idle and iowait). */
+function machineBusySeconds(): number {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return (f.reduce((a, b) => a + b, 0) - f[3]! - f[4]!) / 100;
+}
+/** CPU seconds of each running Chromium process, summed by its --type (browser for the main one). */
+function chromiumCpuByType(): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!/chrom/i.test(cmd.split('\0')[0] ?? '')) continue;
+      const type = /--type=([\w-]+)/.exec(cmd)?.[1] ?? 'browser';
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      out[type] = (out[type] ?? 0) + (Number(f[11]) + Number(f[12])) / 100;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+const stat = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return { mean: s.reduce((a, b) => a + b, 0) / s.length, p90: s[Math.floor(s.length * 0.9)]! };
+};
+console.log(`engines: ${engines.map((e) => e.id).join(', ')}`);
+console.log(`${urls.length} pages, ${slots} slot(s): ${seconds.toFixed(1)} s, ${(urls.length / (seconds / 60)).toFixed(1)} pages/min; this process's CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, the machine's (Chromium included) ${busy.toFixed(1)} s: ${((busy * 1000) / urls.length).toFixed(0)} ms of CPU per page`);
+console.log(`renderer processes seen: ${renderers.size}`);
+console.log(`Chromium's CPU by process type (live processes at the end): ${Object.entries(byType).map(([k, v]) => `${k} ${v.toFixed(1)} s`).join(', ')}`);
+for (const [k, xs] of [...times].sort((a, b) => stat(b[1]).mean - stat(a[1]).mean)) {
+  const { mean, p90 } = stat(xs);
+  console.log(`${k.padEnd(22)} mean ${mean.toFixed(0).padStart(5)} ms   p90 ${p90.toFixed(0).padStart(5)} ms`);
+}
