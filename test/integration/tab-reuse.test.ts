@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBrowserProvider, resolveChromiumPath, type BrowserProvider } from '../../src/activities/browser/browser-provider.ts';
 import { axeEngine } from '../../src/activities/browser/engines/axe.engine.ts';
@@ -39,6 +40,36 @@ async function crashRenderer(page: import('playwright').Page): Promise<void> {
   void cdp.send('Page.crash').catch(() => {});
   await page.waitForEvent('crash', { timeout: 10_000 });
   await page.evaluate(() => 1);
+}
+/**
+ * The highest renderer id among this process's live Chromium renderers: Chromium numbers every
+ * renderer it starts (`--renderer-client-id`), so the difference between two readings counts the
+ * renderers started in between, short-lived ones included.
+ */
+function lastRendererId(): number {
+  const parent = new Map<string, string>();
+  const pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  for (const pid of pids) {
+    try {
+      parent.set(pid, readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]!);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const ours = (pid: string) => {
+    for (let p: string | undefined = pid, hops = 0; p && p !== '0' && hops < 20; p = parent.get(p), hops++) if (p === String(process.pid)) return true;
+    return false;
+  };
+  let last = 0;
+  for (const pid of pids) {
+    try {
+      const id = /--renderer-client-id=(\d+)/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))?.[1];
+      if (id && ours(pid)) last = Math.max(last, Number(id));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return last;
 }
 const NOTHING = { cookie: '', local: 0, session: 0, databases: [], caches: [], workers: 0 };
 
@@ -140,6 +171,24 @@ describe('one tab per slot and crawl, navigated from page to page', () => {
     expect(s.browsersRetired).toBe(1);
     expect(first.isConnected()).toBe(false);
     expect((await browser.get()).isConnected()).toBe(true);
+  });
+
+  it('starts renderers per tab, not per page, while the slots of three crawls navigate in turn', async () => {
+    const tabs = pool(3);
+    await browser.get();
+    const before = lastRendererId();
+    await Promise.all(
+      ['crawl:r1', 'crawl:r2', 'crawl:r3'].map(async (owner) => {
+        for (let i = 0; i < 5; i++) {
+          const r = await tabs.use(owner, (tab) => tab.load(`${server.origin}/look?${i}`));
+          expect(r.kind).toBe('loaded');
+        }
+      }),
+    );
+    expect(tabs.stats()).toMatchObject({ opened: 3, reused: 12 });
+    // The tabs' own renderers (10 here: two or three per context in headless Chromium), not a spare
+    // warmed for one context and thrown away by the next one's navigation (43 for these 15 pages).
+    expect(lastRendererId() - before).toBeLessThanOrEqual(12);
   });
 
   it('reports a renderer crash as TabCrashedError and gives the owner a new tab that works', async () => {
