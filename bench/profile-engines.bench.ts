@@ -23,22 +23,44 @@ const files = (readdirSync(corpus, { recursive: true }) as string[]).filter((f) 
 const step = Math.max(1, Math.floor(files.length / count));
 const urls = files.filter((_, i) => i % step === 0).slice(0, count).map((f) => `${origin}/${f.split(path.sep).join('/')}`);
 
-const browser = await chromium.launch({ executablePath: resolveChromiumPath(process.env.CHROMIUM_PATH), args: CHROMIUM_ARGS });
+const browser = await chromium.launch({ executablePath: resolveChromiumPath(process.env.CHROMIUM_PATH), args: [...CHROMIUM_ARGS, ...(process.env.EXTRA_ARGS?.split(' ').filter(Boolean) ?? [])] });
 const policy = createTargetPolicy({ allowPrivate: true });
 const times = new Map<string, number[]>();
 const add = (k: string, ms: number) => (times.get(k) ?? times.set(k, []).get(k)!).push(ms);
 const queue = [...urls];
-// Renderer processes started during the run: one per slot when tabs are reused as they should be.
-const renderers = new Set<string>();
-const watch = setInterval(() => {
+// Chromium's processes, sampled while the pages run: each one's CPU seconds by its --type (the
+// last reading of a process that ended counts), and how many renderers were started (one per
+// slot when tabs are reused as they should be).
+const cpuByPid = new Map<string, { type: string; seconds: number }>();
+const sampleChromium = () => {
+  const parent = new Map<string, string>();
+  const stats = new Map<string, string[]>();
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
-      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) renderers.add(pid);
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      parent.set(pid, f[1]!);
+      stats.set(pid, f);
     } catch {
       // gone meanwhile
     }
   }
-}, 25);
+  // Only this process's Chromium (another stack may be running its own).
+  const ours = (pid: string) => {
+    for (let p: string | undefined = pid, hops = 0; p && p !== '0' && hops < 20; p = parent.get(p), hops++) if (p === String(process.pid)) return true;
+    return false;
+  };
+  for (const [pid, f] of stats) {
+    try {
+      if (!ours(pid)) continue;
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!/chrom/i.test(cmd.split('\0')[0] ?? '')) continue;
+      cpuByPid.set(pid, { type: /--type=([\w-]+)/.exec(cmd)?.[1] ?? 'browser', seconds: (Number(f[11]) + Number(f[12])) / 100 });
+    } catch {
+      // gone meanwhile
+    }
+  }
+};
+const watch = setInterval(sampleChromium, 100);
 const cpu0 = process.cpuUsage();
 const busy0 = machineBusySeconds();
 const t0 = performance.now();
@@ -69,7 +91,10 @@ const seconds = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(cpu0);
 const busy = machineBusySeconds() - busy0;
 clearInterval(watch);
-const byType = chromiumCpuByType();
+sampleChromium();
+const byType: Record<string, number> = {};
+for (const { type, seconds } of cpuByPid.values()) byType[type] = (byType[type] ?? 0) + seconds;
+const renderers = [...cpuByPid.values()].filter((p) => p.type === 'renderer').length;
 await browser.close();
 server.close();
 /** CPU seconds the whole machine spent busy so far (/proc/stat: all but idle and iowait). */
@@ -77,30 +102,14 @@ function machineBusySeconds(): number {
   const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
   return (f.reduce((a, b) => a + b, 0) - f[3]! - f[4]!) / 100;
 }
-/** CPU seconds of each running Chromium process, summed by its --type (browser for the main one). */
-function chromiumCpuByType(): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (!/chrom/i.test(cmd.split('\0')[0] ?? '')) continue;
-      const type = /--type=([\w-]+)/.exec(cmd)?.[1] ?? 'browser';
-      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      out[type] = (out[type] ?? 0) + (Number(f[11]) + Number(f[12])) / 100;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
 const stat = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return { mean: s.reduce((a, b) => a + b, 0) / s.length, p90: s[Math.floor(s.length * 0.9)]! };
 };
 console.log(`engines: ${engines.map((e) => e.id).join(', ')}`);
 console.log(`${urls.length} pages, ${slots} slot(s): ${seconds.toFixed(1)} s, ${(urls.length / (seconds / 60)).toFixed(1)} pages/min; this process's CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, the machine's (Chromium included) ${busy.toFixed(1)} s: ${((busy * 1000) / urls.length).toFixed(0)} ms of CPU per page`);
-console.log(`renderer processes seen: ${renderers.size}`);
-console.log(`Chromium's CPU by process type (live processes at the end): ${Object.entries(byType).map(([k, v]) => `${k} ${v.toFixed(1)} s`).join(', ')}`);
+console.log(`renderer processes seen: ${renderers}`);
+console.log(`Chromium's CPU by process type (ms per page): ${Object.entries(byType).map(([k, v]) => `${k} ${((v * 1000) / urls.length).toFixed(0)}`).join(', ')}`);
 for (const [k, xs] of [...times].sort((a, b) => stat(b[1]).mean - stat(a[1]).mean)) {
   const { mean, p90 } = stat(xs);
   console.log(`${k.padEnd(22)} mean ${mean.toFixed(0).padStart(5)} ms   p90 ${p90.toFixed(0).padStart(5)} ms`);

@@ -7,6 +7,7 @@ import * as m0005 from './2026-11-23T02-00-00_crawl_robustness.ts';
 import * as m0006 from './2026-11-24T00-00-00_issue_list_order.ts';
 import * as m0007 from './2026-11-25T00-00-00_crawl_workflow_and_counts.ts';
 import * as m0008 from './2026-11-25T01-00-00_site_auth.ts';
+import * as m0009 from './2026-11-25T02-00-00_list_tables_vacuum.ts';
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T00-00-00_issue_list_order': m0006,
   '2026-11-25T00-00-00_crawl_workflow_and_counts': m0007,
   '2026-11-25T01-00-00_site_auth': m0008,
+  '2026-11-25T02-00-00_list_tables_vacuum': m0009,
 };

@@ -44,9 +44,11 @@ export interface FinalizeResult {
 export async function finalizeCrawl(db: Kysely<DB>, crawlId: string, opts: FinalizeOptions): Promise<FinalizeResult> {
   const result = await diffAndEndCrawl(db, crawlId, opts);
   const changed = (result.crawl.newIssues ?? 0) + (result.crawl.fixedIssues ?? 0);
-  // The issue lists read along indexes only when the planner knows how many rows a site has: a
-  // diff this large would otherwise leave deep pages sorting the whole site until autovacuum runs.
-  if (!result.alreadyEnded && changed >= LARGE_DIFF) await sql`analyze issues`.execute(db);
+  // The issue lists read along indexes only when the planner knows how many rows a site has, and
+  // skip the table only where the visibility map is current: after a diff this large, deep pages
+  // would otherwise sort the whole site, or visit the table for every row they skip, until
+  // autovacuum comes round. VACUUM runs outside the transaction and blocks no reader or writer.
+  if (!result.alreadyEnded && changed >= LARGE_DIFF) await sql`vacuum (analyze) issues`.execute(db);
   return result;
 }
 
