@@ -36,6 +36,28 @@ describe('issue lists: index order and answers reused per issues version', () =>
     for (const i of all) expect(i.pageUrl).toBe(urlOf.get(i.pageId));
   });
 
+  it('reads a page from where an earlier page ended, with the rows a read from the start gives, also after the order changed', async () => {
+    const site = await seedCrawlReport(env.db, { pages: 5, issuesPerPage: 6 });
+    const list = async (q: string) => (await (await env.request(`/api/sites/${site.siteId}/issues?${q}`)).json()).data.map((i: any) => i.id);
+    const truth = await list('limit=100');
+    const n = truth.length;
+    expect(n).toBeGreaterThanOrEqual(30);
+    // Paging through leaves a bookmark at the end of each page; the next pages read on from them.
+    const paged: string[] = [];
+    for (let offset = 0; offset < n; offset += 4) paged.push(...(await list(`limit=4&offset=${offset}`)));
+    expect(paged).toEqual(truth);
+    expect(await list('limit=5&offset=9')).toEqual(truth.slice(9, 14));
+    expect(await list(`limit=3&offset=${n - 3}`)).toEqual(truth.slice(n - 3));
+    expect(await list(`limit=3&offset=${n}`)).toEqual([]);
+    // The first rows move to the end of the list: a bookmark taken before must not be read on from.
+    const moved = truth.slice(0, 6);
+    await env.db.updateTable('issues').set({ severity: 'minor', page_url: 'https://zzz.example/last' }).where('id', 'in', moved).execute();
+    const after = await list('limit=5&offset=9');
+    const fresh = await list('limit=100');
+    expect(fresh.slice(-6).sort()).toEqual([...moved].sort());
+    expect(after).toEqual(fresh.slice(9, 14));
+  });
+
   it('lists each issue exactly as its own detail shows it (without the status history), odd content included', async () => {
     const odd = await seedCrawlReport(env.db, { pages: 2, issuesPerPage: 3 });
     const ids = (await env.db.selectFrom('issues').select('id').where('site_id', '=', odd.siteId).orderBy('id').execute()).map((r) => r.id);

@@ -70,10 +70,13 @@ export function siteContentRoutes(deps: AppDeps) {
       responses: { 200: json(envelopeSchema(IssueSchema, 'IssuePage'), 'A page of issues'), ...problemResponses(400, 401, 404, 503) },
     }),
     async (c) => {
-      const site = await siteOr404(c.req.valid('param').id);
+      const { id } = c.req.valid('param');
       const q = c.req.valid('query');
-      // The items come as JSON from the database (listIssuesJson), in IssueSchema's shape.
-      const { json, count, total } = await listIssuesJson(deps.db, site.id, q, q);
+      // The items come as JSON from the database (listIssuesJson), in IssueSchema's shape; the
+      // site's existence is read in the same statement.
+      const list = await listIssuesJson(deps.db, id, q, q);
+      if (!list) throw new ApiError('not_found', `site ${id} does not exist`);
+      const { json, count, total } = list;
       return c.body(envelopeText(c.req.url, q, total, count, json), 200, { 'content-type': 'application/json' }) as never;
     },
   );

@@ -210,15 +210,14 @@ function issueQuery(db: Db, siteId: string, f: IssueFilters) {
 /** Counts of a site's issues per filter, for the site's current `issues_version`. */
 const issueCounts = createVersionedCache<number>(2000);
 
-/** The site's issue version, bumped by a trigger on every write to its issues. */
-async function issuesVersion(db: Db, siteId: string): Promise<string> {
-  const r = await db.selectFrom('sites').select('issues_version').where('id', '=', siteId).executeTakeFirst();
-  return r?.issues_version ?? 'none';
+/** The cache key of a site's filter set. */
+function filterKey(siteId: string, f: IssueFilters): string {
+  return `${siteId}:${JSON.stringify([f.severity, f.wcagLevel, f.status, f.pageId, f.type, f.ruleId, f.groupKey, f.newInCrawl])}`;
 }
 
 /** A site's issue list total for a filter set, counted once per site version and filter set. */
 async function issueTotal(db: Db, siteId: string, f: IssueFilters, version: string): Promise<number> {
-  const countKey = `${siteId}:${JSON.stringify([f.severity, f.wcagLevel, f.status, f.pageId, f.type, f.ruleId, f.groupKey, f.newInCrawl])}`;
+  const countKey = filterKey(siteId, f);
   let total = issueCounts.get(countKey, version);
   if (total === undefined) {
     total = Number((await issueQuery(db, siteId, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
@@ -227,36 +226,52 @@ async function issueTotal(db: Db, siteId: string, f: IssueFilters, version: stri
   return total;
 }
 
-/** The keys of one page of issues in the contract's order (severity, page URL, id), from the index alone however deep the offset. */
-function pageKeys(db: Db, siteId: string, f: IssueFilters, page: { limit: number; offset: number }) {
-  return issueQuery(db, siteId, f)
-    .select(['i.id', 'i.severity_rank', 'i.page_url'])
-    .orderBy('i.severity_rank')
-    .orderBy('i.page_url')
-    .orderBy('i.id')
-    .limit(page.limit)
-    .offset(page.offset)
-    .as('k');
+/** A row's place in the list's order: severity rank, page URL, id. */
+export type ListKey = [rank: number, pageUrl: string, id: string];
+
+/**
+ * Where pages of a list served earlier ended, per site version and filter set: position → the key
+ * of the row just before it. A later page that starts at or past a bookmark reads on from that
+ * key along the index instead of stepping over every row before it, so paging through 50,000
+ * issues costs the same on the last page as on the first. The version is read in the same
+ * statement as the rows, so a bookmark never outlives the data it was taken from.
+ */
+const listBookmarks = createVersionedCache<Map<number, ListKey>>(500);
+const BOOKMARKS_PER_LIST = 200;
+/** Each site's `issues_version` as last read, to pick bookmarks before the statement reads it again. */
+const lastVersions = createVersionedCache<string>(10_000);
+
+/** The bookmark furthest along that a page starting at `offset` can read on from (none before the first row). */
+export function nearestBookmark(marks: ReadonlyMap<number, ListKey> | undefined, offset: number): { at: number; key: ListKey } | undefined {
+  let best: { at: number; key: ListKey } | undefined;
+  for (const [at, key] of marks ?? []) if (at > 0 && at <= offset && (!best || at > best.at)) best = { at, key };
+  return best;
 }
 
 /** ISO 8601 UTC with milliseconds, truncated as node-postgres truncates (the API's `iso()`). */
 const isoText = (col: string) => sql`to_char(${sql.ref(col)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
- * One page of the issue list as the API's JSON array, written by PostgreSQL: the list endpoint is
- * read far more often than anything else, and rendering the rows there spares the API parsing
- * every column and serialising every element's HTML again. The shape is the API's issue object
- * (`issueDto`: `alsoFlaggedBy` out of `data`, the rest of `data` as `evidence`, dates as ISO
- * text); a test holds the two to the same output.
+ * One page of the site's list in one statement: the site's issue version, the page's rows as the
+ * API's JSON array, and the key of its last row. No row: the site does not exist.
  */
-export async function listIssuesJson(db: Db, siteId: string, f: IssueFilters, page: { limit: number; offset: number }): Promise<{ json: string; count: number; total: number }> {
-  const [row, version] = await Promise.all([
-    db
-      .selectFrom(pageKeys(db, siteId, f, page))
-      .innerJoin('issues as i', 'i.id', 'k.id')
-      .select([
-        sql<number>`count(*)::int`.as('count'),
-        sql<string>`coalesce(json_agg(json_build_object(
+function listPageQuery(db: Db, siteId: string, f: IssueFilters, page: { limit: number; offset: number }, from: { at: number; key: ListKey } | undefined) {
+  let keys = issueQuery(db, siteId, f).select(['i.id', 'i.severity_rank', 'i.page_url']);
+  if (from) keys = keys.where(sql<boolean>`(i.severity_rank, i.page_url, i.id) > (${from.key[0]}::int, ${from.key[1]}::text, ${from.key[2]}::uuid)`);
+  keys = keys
+    .orderBy('i.severity_rank')
+    .orderBy('i.page_url')
+    .orderBy('i.id')
+    .limit(page.limit)
+    .offset(page.offset - (from?.at ?? 0));
+  return db
+    .with('k', () => keys)
+    .selectFrom('sites as s')
+    .where('s.id', '=', siteId)
+    .select([
+      's.issues_version as version',
+      sql<number>`(select count(*)::int from k)`.as('count'),
+      sql<string>`(select coalesce(json_agg(json_build_object(
           'id', i.id, 'siteId', i.site_id, 'pageId', i.page_id, 'pageUrl', i.page_url, 'type', i.type, 'severity', i.severity,
           'wcagCriterion', i.wcag_criterion, 'wcagLevel', i.wcag_level, 'elementSelector', i.element_selector,
           'elementHtml', i.element_html, 'description', i.description, 'fixSuggestion', i.fix_suggestion, 'axeRuleId', i.rule_id,
@@ -265,12 +280,40 @@ export async function listIssuesJson(db: Db, siteId: string, f: IssueFilters, pa
           'evidence', coalesce(i.data, '{}'::jsonb) - 'alsoFlaggedBy',
           'firstSeenAt', ${isoText('i.first_seen_at')}, 'lastSeenAt', ${isoText('i.last_seen_at')},
           'createdAt', ${isoText('i.created_at')}, 'updatedAt', ${isoText('i.updated_at')}
-        ) order by k.severity_rank, k.page_url, k.id), '[]')::text`.as('json'),
-      ])
-      .executeTakeFirstOrThrow(),
-    issuesVersion(db, siteId),
-  ]);
-  return { json: row.json, count: row.count, total: await issueTotal(db, siteId, f, version) };
+        ) order by k.severity_rank, k.page_url, k.id), '[]')::text from k join issues i on i.id = k.id)`.as('json'),
+      sql<ListKey | null>`(select json_build_array(k.severity_rank, k.page_url, k.id) from k order by k.severity_rank desc, k.page_url desc, k.id desc limit 1)`.as('last'),
+    ])
+    .executeTakeFirst();
+}
+
+/**
+ * One page of the issue list as the API's JSON array, written by PostgreSQL: the list endpoint is
+ * read far more often than anything else, and rendering the rows there spares the API parsing
+ * every column and serialising every element's HTML again. The shape is the API's issue object
+ * (`issueDto`: `alsoFlaggedBy` out of `data`, the rest of `data` as `evidence`, dates as ISO
+ * text); a test holds the two to the same output. Undefined when the site does not exist.
+ */
+export async function listIssuesJson(
+  db: Db,
+  siteId: string,
+  f: IssueFilters,
+  page: { limit: number; offset: number },
+): Promise<{ json: string; count: number; total: number } | undefined> {
+  const key = filterKey(siteId, f);
+  const expected = lastVersions.get(siteId, '');
+  const from = expected === undefined ? undefined : nearestBookmark(listBookmarks.get(key, expected), page.offset);
+  let row = await listPageQuery(db, siteId, f, page, from);
+  // The issues changed since the bookmark was taken: read the page from the start of the list.
+  if (row && from && row.version !== expected) row = await listPageQuery(db, siteId, f, page, undefined);
+  if (!row) return undefined;
+  lastVersions.set(siteId, '', row.version);
+  if (row.last && row.count > 0) {
+    const marks = listBookmarks.get(key, row.version) ?? new Map<number, ListKey>();
+    marks.set(page.offset + row.count, row.last);
+    if (marks.size > BOOKMARKS_PER_LIST) marks.delete(marks.keys().next().value!);
+    listBookmarks.set(key, row.version, marks);
+  }
+  return { json: row.json, count: row.count, total: await issueTotal(db, siteId, f, row.version) };
 }
 
 export async function findIssue(db: Db, siteId: string, issueId: string): Promise<IssueWithPage | undefined> {
