@@ -7,11 +7,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
+import { pageOf } from './generated-site.ts';
 import { processTree, pssMb, rssMb, startStack } from './stack.ts';
 
 const mb = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, Math.round(v)]));
 const n = Number(process.argv[2] ?? 10_000);
-const GIF = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
 // A binary tree of pages: /p/i links to /p/2i and /p/2i+1, so depth stays near log2(n).
 const site = createServer((req, res) => {
   const m = /^\/p\/(\d+)$/.exec(new URL(req.url ?? '/', 'http://x').pathname);
@@ -20,10 +20,8 @@ const site = createServer((req, res) => {
     res.writeHead(404).end();
     return;
   }
-  const kids = [2 * i, 2 * i + 1].filter((k) => k <= n).map((k) => `<a href="/p/${k}">article ${k}</a>`).join(' and ');
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-  res.end(`<!doctype html><html lang="en"><title>Article ${i}</title><main><h1>Article ${i}</h1>
-    <p>Text of article ${i}.${kids ? ` Read ${kids}.` : ''}</p><img src="${GIF}" width="20" height="20"></main></html>`);
+  res.end(pageOf(i, n));
 });
 await new Promise<void>((r) => site.listen(0, '127.0.0.2', r));
 const origin = `http://127.0.0.2:${(site.address() as AddressInfo).port}`;

@@ -2,6 +2,9 @@
 // PostgreSQL, then drives each list endpoint at a fixed rate (default 200 requests/s for 20 s,
 // autocannon) with a mix of first pages, deep offsets and filters, and prints the latency
 // percentiles per endpoint. Asserts nothing.
+// autocannon's fixed rate sends the requests of all its connections on the same timer tick, so 20
+// connections at 200/s arrive as bursts of 20 every 100 ms; CONNECTIONS=20,4 (the default) runs
+// each endpoint with both, bursts of 20 and of 4.
 //   node bench/list-endpoints.bench.ts [ratePerSecond=200] [seconds=20]
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
@@ -29,17 +32,18 @@ try {
   };
   // Warm up: the first requests of each shape plan their queries.
   for (const paths of Object.values(endpoints)) for (const p of paths) await stack.call(p);
-  for (const [name, paths] of Object.entries(endpoints)) {
+  const connectionCounts = (process.env.CONNECTIONS ?? '20,4').split(',').map(Number);
+  for (const [name, paths] of Object.entries(endpoints)) for (const connections of connectionCounts) {
     const result = await autocannon({
       url: stack.api,
-      connections: 20,
+      connections,
       overallRate: rate,
       duration: seconds,
       requests: paths.map((p) => ({ method: 'GET' as const, path: p })),
     });
     const l = result.latency;
     console.log(
-      `${name}: ${result.requests.total} requests at ${rate}/s over ${seconds} s (${paths.length} shapes): ` +
+      `${name}: ${result.requests.total} requests at ${rate}/s over ${seconds} s (${paths.length} shapes, ${connections} connections): ` +
         `p50 ${l.p50} ms, p90 ${l.p90} ms, p99 ${l.p99} ms, max ${l.max} ms; non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts}`,
     );
   }

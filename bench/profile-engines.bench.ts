@@ -3,6 +3,8 @@
 // mean and p90 milliseconds of loading and of each engine. Asserts nothing.
 //   node bench/profile-engines.bench.ts [pages=60] [slots=1]
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium } from 'playwright';
 import { CHROMIUM_ARGS, resolveChromiumPath } from '../src/activities/browser/browser-provider.ts';
@@ -10,6 +12,7 @@ import { openTab } from '../src/activities/browser/page-session.ts';
 import { DEFAULT_ENGINES } from '../src/activities/browser/engines/index.ts';
 import { scanUrl } from '../src/activities/browser/scan-url.ts';
 import { createTargetPolicy } from '../src/security/target-policy.ts';
+import { pageOf } from './generated-site.ts';
 import { serveFolder } from './static-server.ts';
 
 const count = Number(process.argv[2] ?? 60);
@@ -17,11 +20,23 @@ const slots = Number(process.argv[3] ?? 1);
 // ENGINES=axe,reflow runs only those (axe always first): the CPU a page costs without the others.
 const only = process.env.ENGINES?.split(',');
 const engines = only ? DEFAULT_ENGINES.filter((e) => e.id === 'axe' || only.includes(e.id)) : DEFAULT_ENGINES;
+// SITE=generated: the small generated pages of bench:scale instead of the documentation corpus.
+const generated = process.env.SITE === 'generated';
 const corpus = path.resolve('..', 'shared', 'corpora', 'ipython-docs', 'site');
-const { origin, server } = await serveFolder(corpus, { rootRedirect: '/3/index.html' });
-const files = (readdirSync(corpus, { recursive: true }) as string[]).filter((f) => f.endsWith('.html')).sort();
+const { origin, server } = generated ? await serveGenerated() : await serveFolder(corpus, { rootRedirect: '/3/index.html' });
+const files = generated ? Array.from({ length: count }, (_, i) => `p/${i + 1}`) : (readdirSync(corpus, { recursive: true }) as string[]).filter((f) => f.endsWith('.html')).sort();
 const step = Math.max(1, Math.floor(files.length / count));
 const urls = files.filter((_, i) => i % step === 0).slice(0, count).map((f) => `${origin}/${f.split(path.sep).join('/')}`);
+
+async function serveGenerated(): Promise<{ origin: string; server: Server }> {
+  const server = createServer((req, res) => {
+    const i = Number(/(\d+)$/.exec(req.url ?? '')?.[1] ?? 1);
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(pageOf(i, 1_000_000));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
 
 const browser = await chromium.launch({ executablePath: resolveChromiumPath(process.env.CHROMIUM_PATH), args: [...CHROMIUM_ARGS, ...(process.env.EXTRA_ARGS?.split(' ').filter(Boolean) ?? [])] });
 const policy = createTargetPolicy({ allowPrivate: true });
