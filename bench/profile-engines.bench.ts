@@ -13,6 +13,7 @@ import { DEFAULT_ENGINES } from '../src/activities/browser/engines/index.ts';
 import { scanUrl } from '../src/activities/browser/scan-url.ts';
 import { createTargetPolicy } from '../src/security/target-policy.ts';
 import { pageOf } from './generated-site.ts';
+import { processTree } from './stack.ts';
 import { serveFolder } from './static-server.ts';
 
 const count = Number(process.argv[2] ?? 60);
@@ -48,28 +49,14 @@ const queue = [...urls];
 // slot when tabs are reused as they should be).
 const cpuByPid = new Map<string, { type: string; seconds: number }>();
 const sampleChromium = () => {
-  const parent = new Map<string, string>();
-  const stats = new Map<string, string[]>();
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      parent.set(pid, f[1]!);
-      stats.set(pid, f);
-    } catch {
-      // gone meanwhile
-    }
-  }
   // Only this process's Chromium (another stack may be running its own).
-  const ours = (pid: string) => {
-    for (let p: string | undefined = pid, hops = 0; p && p !== '0' && hops < 20; p = parent.get(p), hops++) if (p === String(process.pid)) return true;
-    return false;
-  };
-  for (const [pid, f] of stats) {
+  for (const pid of processTree(process.pid)) {
+    if (pid === process.pid) continue;
     try {
-      if (!ours(pid)) continue;
       const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       if (!/chrom/i.test(cmd.split('\0')[0] ?? '')) continue;
-      cpuByPid.set(pid, { type: /--type=([\w-]+)/.exec(cmd)?.[1] ?? 'browser', seconds: (Number(f[11]) + Number(f[12])) / 100 });
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      cpuByPid.set(String(pid), { type: /--type=([\w-]+)/.exec(cmd)?.[1] ?? 'browser', seconds: (Number(f[11]) + Number(f[12])) / 100 });
     } catch {
       // gone meanwhile
     }
