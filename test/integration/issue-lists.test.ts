@@ -49,6 +49,13 @@ describe('issue lists: index order and answers reused per issues version', () =>
     expect(await list('limit=5&offset=9')).toEqual(truth.slice(9, 14));
     expect(await list(`limit=3&offset=${n - 3}`)).toEqual(truth.slice(n - 3));
     expect(await list(`limit=3&offset=${n}`)).toEqual([]);
+    // A page read at a fresh offset also bookmarks its own start (the row before it), so the same
+    // deep page read again, or a page starting just after it, reads on from there.
+    const open = await list('status=open&limit=100');
+    expect(await list('status=open&limit=3&offset=10')).toEqual(open.slice(10, 13));
+    expect(await list('status=open&limit=2&offset=10')).toEqual(open.slice(10, 12));
+    expect(await list('status=open&limit=2&offset=11')).toEqual(open.slice(11, 13));
+    expect(await list('status=open&limit=3&offset=10')).toEqual(open.slice(10, 13));
     // The first rows move to the end of the list: a bookmark taken before must not be read on from.
     const moved = truth.slice(0, 6);
     await env.db.updateTable('issues').set({ severity: 'minor', page_url: 'https://zzz.example/last' }).where('id', 'in', moved).execute();

@@ -253,19 +253,25 @@ const isoText = (col: string) => sql`to_char(${sql.ref(col)} at time zone 'UTC',
 
 /**
  * One page of the site's list in one statement: the site's issue version, the page's rows as the
- * API's JSON array, and the key of its last row. No row: the site does not exist.
+ * API's JSON array, the key of its last row, and the key of the row just before it (read along
+ * with the page), so that both ends of the page become bookmarks: the same deep page read again
+ * starts at its own bookmark. No row: the site does not exist.
  */
 function listPageQuery(db: Db, siteId: string, f: IssueFilters, page: { limit: number; offset: number }, from: { at: number; key: ListKey } | undefined) {
   let keys = issueQuery(db, siteId, f).select(['i.id', 'i.severity_rank', 'i.page_url']);
   if (from) keys = keys.where(sql<boolean>`(i.severity_rank, i.page_url, i.id) > (${from.key[0]}::int, ${from.key[1]}::text, ${from.key[2]}::uuid)`);
+  const at = from?.at ?? 0;
+  // Unless the page starts at the bookmark (or the list's start), read one row more in front of it.
+  const before = page.offset > at ? 1 : 0;
   keys = keys
     .orderBy('i.severity_rank')
     .orderBy('i.page_url')
     .orderBy('i.id')
-    .limit(page.limit)
-    .offset(page.offset - (from?.at ?? 0));
+    .limit(page.limit + before)
+    .offset(page.offset - at - before);
   return db
-    .with('k', () => keys)
+    .with('w', () => keys)
+    .with('k', (q) => q.selectFrom('w').selectAll().orderBy('w.severity_rank').orderBy('w.page_url').orderBy('w.id').offset(before))
     .selectFrom('sites as s')
     .where('s.id', '=', siteId)
     .select([
@@ -282,6 +288,9 @@ function listPageQuery(db: Db, siteId: string, f: IssueFilters, page: { limit: n
           'createdAt', ${isoText('i.created_at')}, 'updatedAt', ${isoText('i.updated_at')}
         ) order by k.severity_rank, k.page_url, k.id), '[]')::text from k join issues i on i.id = k.id)`.as('json'),
       sql<ListKey | null>`(select json_build_array(k.severity_rank, k.page_url, k.id) from k order by k.severity_rank desc, k.page_url desc, k.id desc limit 1)`.as('last'),
+      before
+        ? sql<ListKey | null>`(select json_build_array(w.severity_rank, w.page_url, w.id) from w order by w.severity_rank, w.page_url, w.id limit 1)`.as('before')
+        : sql<ListKey | null>`null::json`.as('before'),
     ])
     .executeTakeFirst();
 }
@@ -307,10 +316,11 @@ export async function listIssuesJson(
   if (row && from && row.version !== expected) row = await listPageQuery(db, siteId, f, page, undefined);
   if (!row) return undefined;
   lastVersions.set(siteId, '', row.version);
-  if (row.last && row.count > 0) {
+  if (row.before || (row.last && row.count > 0)) {
     const marks = listBookmarks.get(key, row.version) ?? new Map<number, ListKey>();
-    marks.set(page.offset + row.count, row.last);
-    if (marks.size > BOOKMARKS_PER_LIST) marks.delete(marks.keys().next().value!);
+    if (row.before) marks.set(page.offset, row.before);
+    if (row.last && row.count > 0) marks.set(page.offset + row.count, row.last);
+    while (marks.size > BOOKMARKS_PER_LIST) marks.delete(marks.keys().next().value!);
     listBookmarks.set(key, row.version, marks);
   }
   return { json: row.json, count: row.count, total: await issueTotal(db, siteId, f, row.version) };
