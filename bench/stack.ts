@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../temporal-dev/dev-server.ts';
+export { processTree } from '../test/helpers/process-tree.ts';
 
 export interface Stack {
   api: string;
@@ -112,27 +113,6 @@ function findPostgres(dataDir: string): number | undefined {
     }
   }
   return undefined;
-}
-
-/** `pid` and all its descendants (Linux /proc). */
-export function processTree(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const ppid = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // gone
-    }
-  }
-  const out: number[] = [];
-  for (const todo = [pid]; todo.length; ) {
-    const p = todo.pop()!;
-    out.push(p);
-    todo.push(...(children.get(p) ?? []));
-  }
-  return out;
 }
 
 /** Proportional set size of processes in MB (shared pages split between their users), NaN when none is left. */

@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBrowserProvider, resolveChromiumPath, type BrowserProvider } from '../../src/activities/browser/browser-provider.ts';
 import { axeEngine } from '../../src/activities/browser/engines/axe.engine.ts';
@@ -8,6 +7,7 @@ import { createTabPool, TabCrashedError, type TabPool } from '../../src/activiti
 import { createTargetPolicy, type TargetPolicy } from '../../src/security/target-policy.ts';
 import { fixtureFile, html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../helpers/test-env.ts';
+import { commandLine, processTree } from '../helpers/process-tree.ts';
 
 const ENDED = ['completed', 'completed_partial', 'cancelled', 'failed'];
 
@@ -47,27 +47,10 @@ async function crashRenderer(page: import('playwright').Page): Promise<void> {
  * renderers started in between, short-lived ones included.
  */
 function lastRendererId(): number {
-  const parent = new Map<string, string>();
-  const pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
-  for (const pid of pids) {
-    try {
-      parent.set(pid, readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]!);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const ours = (pid: string) => {
-    for (let p: string | undefined = pid, hops = 0; p && p !== '0' && hops < 20; p = parent.get(p), hops++) if (p === String(process.pid)) return true;
-    return false;
-  };
   let last = 0;
-  for (const pid of pids) {
-    try {
-      const id = /--renderer-client-id=(\d+)/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))?.[1];
-      if (id && ours(pid)) last = Math.max(last, Number(id));
-    } catch {
-      // gone meanwhile
-    }
+  for (const pid of processTree(process.pid)) {
+    const id = commandLine(pid).find((a) => a.startsWith('--renderer-client-id='));
+    if (id) last = Math.max(last, Number(id.split('=')[1]));
   }
   return last;
 }
