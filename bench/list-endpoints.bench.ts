@@ -1,7 +1,8 @@
 // List endpoints under load: seeds a crawl with 50,000 issues on 2,000 pages into the stack's
 // PostgreSQL, then drives each list endpoint at a fixed rate (default 200 requests/s for 20 s,
 // autocannon) with a mix of first pages, deep offsets and filters, and prints the latency
-// percentiles per endpoint. Asserts nothing.
+// percentiles per endpoint, with the CPU the API process and PostgreSQL spent per request.
+// Asserts nothing.
 // autocannon's fixed rate sends the requests of all its connections on the same timer tick, so 20
 // connections at 200/s arrive as bursts of 20 every 100 ms; CONNECTIONS=20,4 (the default) runs
 // each endpoint with both, bursts of 20 and of 4.
@@ -10,7 +11,8 @@ import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { createDb } from '../src/db/database.ts';
 import { seedCrawlReport } from '../test/helpers/seed-report.ts';
-import { startStack } from './stack.ts';
+import { cpuSeconds } from '../test/helpers/process-tree.ts';
+import { processTree, startStack } from './stack.ts';
 
 const rate = Number(process.argv[2] ?? 200);
 const seconds = Number(process.argv[3] ?? 20);
@@ -34,6 +36,11 @@ try {
   for (const paths of Object.values(endpoints)) for (const p of paths) await stack.call(p);
   const connectionCounts = (process.env.CONNECTIONS ?? '20,4').split(',').map(Number);
   for (const [name, paths] of Object.entries(endpoints)) for (const connections of connectionCounts) {
+    // The API's and PostgreSQL's CPU per request: at 200/s, every ms of it is a fifth of a core.
+    const apiPid = stack.apiPid();
+    const pgPids = () => processTree(stack.postgresPid() ?? -1).filter((p) => p > 0);
+    const api0 = apiPid ? cpuSeconds([apiPid]) : NaN;
+    const pg0 = cpuSeconds(pgPids());
     const result = await autocannon({
       url: stack.api,
       connections,
@@ -42,9 +49,11 @@ try {
       requests: paths.map((p) => ({ method: 'GET' as const, path: p })),
     });
     const l = result.latency;
+    const perRequest = (seconds: number) => ((seconds * 1000) / result.requests.total).toFixed(2);
     console.log(
       `${name}: ${result.requests.total} requests at ${rate}/s over ${seconds} s (${paths.length} shapes, ${connections} connections): ` +
-        `p50 ${l.p50} ms, p90 ${l.p90} ms, p99 ${l.p99} ms, max ${l.max} ms; non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts}`,
+        `p50 ${l.p50} ms, p90 ${l.p90} ms, p99 ${l.p99} ms, max ${l.max} ms; non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts}; ` +
+        `CPU per request: API ${perRequest(apiPid ? cpuSeconds([apiPid]) - api0 : NaN)} ms, PostgreSQL ${perRequest(cpuSeconds(pgPids()) - pg0)} ms`,
     );
   }
 } finally {

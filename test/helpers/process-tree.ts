@@ -29,3 +29,17 @@ export function commandLine(pid: number): string[] {
     return [];
   }
 }
+
+/** CPU seconds (user and system) the processes have used so far; those gone count nothing. */
+export function cpuSeconds(pids: readonly number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks / 100;
+}
