@@ -3,13 +3,20 @@
 // the egress proxy in the path (ALLOWED_PRIVATE_HOSTS, as for public targets), and, in the same
 // run on the same Chromium and concurrency, two raw axe loops over the same pages (no Temporal,
 // no database, no enrichment): a fresh context per page, and one tab per slot navigated from
-// page to page with axe run inside the page. Prints pages per minute for each and the
-// pipeline's ratio to the faster raw loop. Asserts nothing.
+// page to page with axe run inside the page. Then the service's own page scan on the same pages
+// without Temporal, database or enrichment (one tab per slot, as the worker has), once with every
+// engine and once with axe alone, to split the gap between the pipeline and the raw loop into the
+// orchestration around a scan, the scan's own work on axe, and the nine other engines. Prints
+// pages per minute for each and the pipeline's ratio to the faster raw loop. Asserts nothing.
 //   node bench/crawl.bench.ts [maxPages=1000]
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser } from 'playwright';
 import { CHROMIUM_ARGS, resolveChromiumPath } from '../src/activities/browser/browser-provider.ts';
+import { DEFAULT_ENGINES, type ScanEngine } from '../src/activities/browser/engines/index.ts';
+import { openTab } from '../src/activities/browser/page-session.ts';
+import { scanUrl } from '../src/activities/browser/scan-url.ts';
+import { createTargetPolicy } from '../src/security/target-policy.ts';
 import { AXE_WCAG_TAGS } from '../src/shared/wcag.ts';
 import { startStack } from './stack.ts';
 import { serveFolder } from './static-server.ts';
@@ -74,7 +81,7 @@ async function rawLoop(label: string, urls: string[], slot: (browser: Browser) =
   const seconds = (performance.now() - t0) / 1000;
   await browser.close();
   const rate = urls.length / (seconds / 60);
-  console.log(`raw axe, ${label}: ${urls.length} pages in ${seconds.toFixed(1)} s; ${rate.toFixed(1)} pages/min (${concurrency} slots)`);
+  console.log(`${label}: ${urls.length} pages in ${seconds.toFixed(1)} s; ${rate.toFixed(1)} pages/min (${concurrency} slots)`);
   return rate;
 }
 
@@ -82,7 +89,7 @@ const direct = await pipeline('loopback', { ALLOW_PRIVATE_TARGETS: 'true' });
 const proxied = await pipeline('egress-proxy', { ALLOW_PRIVATE_TARGETS: 'false', ALLOWED_PRIVATE_HOSTS: host });
 
 // axe's own default: a fresh context per page, AxeBuilder's analyze() (which opens a page of its own to finish the run).
-const fresh = await rawLoop('fresh context per page', direct.urls, async (browser) => ({
+const fresh = await rawLoop('raw axe, fresh context per page', direct.urls, async (browser) => ({
   async scan(url) {
     const context = await browser.newContext();
     try {
@@ -96,7 +103,7 @@ const fresh = await rawLoop('fresh context per page', direct.urls, async (browse
   async close() {},
 }));
 // The fastest plain loop we know: one tab per slot, navigated from page to page, axe run inside the page.
-const reuse = await rawLoop('one tab per slot, axe in the page', direct.urls, async (browser) => {
+const reuse = await rawLoop('raw axe, one tab per slot, axe in the page', direct.urls, async (browser) => {
   const context = await browser.newContext();
   const page = await context.newPage();
   return {
@@ -107,7 +114,29 @@ const reuse = await rawLoop('one tab per slot, axe in the page', direct.urls, as
     close: () => context.close(),
   };
 });
+// The worker's page scan (scanUrl in one tab per slot: clean-up, load, settle, the engines) with
+// nothing around it.
+const policy = createTargetPolicy({ allowPrivate: true });
+const serviceScan = (engines: readonly ScanEngine[]) => async (browser: Browser) => {
+  const tab = await openTab({ browser, policy, pageLoadTimeoutMs: 30_000 });
+  return {
+    async scan(url: string) {
+      const r = await scanUrl(url, { tab, policy, pageLoadTimeoutMs: 30_000, engines });
+      if (r.kind !== 'scanned') throw new Error(r.error.code);
+    },
+    close: () => tab.close(),
+  };
+};
+const scanAll = await rawLoop('service scan, every engine, no Temporal or database', direct.urls, serviceScan(DEFAULT_ENGINES));
+const scanAxe = await rawLoop('service scan, axe engine only, no Temporal or database', direct.urls, serviceScan(DEFAULT_ENGINES.filter((e) => e.id === 'axe')));
 server.close();
 const fastest = Math.max(fresh, reuse);
 console.log(`ratio pipeline/fastest raw loop: loopback ${(direct.rate / fastest).toFixed(2)}, egress proxy ${(proxied.rate / fastest).toFixed(2)}`);
-console.log(`summary: pipeline ${direct.rate.toFixed(1)} pages/min, with egress proxy ${proxied.rate.toFixed(1)}, raw fresh-context ${fresh.toFixed(1)}, raw tab-reuse ${reuse.toFixed(1)} (${concurrency} slots, ${direct.urls.length} pages)`);
+console.log(
+  `where the gap is: pipeline/service scan (orchestration, database, enrichment) ${(direct.rate / scanAll).toFixed(2)}; ` +
+    `service scan every engine/axe only (the nine other engines) ${(scanAll / scanAxe).toFixed(2)}; service scan axe only/raw tab-reuse loop ${(scanAxe / reuse).toFixed(2)}`,
+);
+console.log(
+  `summary: pipeline ${direct.rate.toFixed(1)} pages/min, with egress proxy ${proxied.rate.toFixed(1)}, raw fresh-context ${fresh.toFixed(1)}, raw tab-reuse ${reuse.toFixed(1)}, ` +
+    `service scan ${scanAll.toFixed(1)}, service scan axe only ${scanAxe.toFixed(1)} (${concurrency} slots, ${direct.urls.length} pages)`,
+);
