@@ -21,12 +21,17 @@ export function processTree(pid: number): number[] {
   return out;
 }
 
-/** A process's command line as its arguments, empty when it is gone. */
-export function commandLine(pid: number): string[] {
+/**
+ * A process's command line as one string of space-separated arguments, empty when it is gone.
+ * Not split into arguments: Chromium's zygote children rewrite their title into one
+ * space-separated string, so their `--type=renderer` and `--renderer-client-id=` are not separate
+ * NUL-separated entries; match flags with a pattern instead.
+ */
+export function commandLine(pid: number): string {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
   } catch {
-    return [];
+    return '';
   }
 }
 

@@ -49,8 +49,8 @@ async function crashRenderer(page: import('playwright').Page): Promise<void> {
 function lastRendererId(): number {
   let last = 0;
   for (const pid of processTree(process.pid)) {
-    const id = commandLine(pid).find((a) => a.startsWith('--renderer-client-id='));
-    if (id) last = Math.max(last, Number(id.split('=')[1]));
+    const id = /--renderer-client-id=(\d+)/.exec(commandLine(pid))?.[1];
+    if (id) last = Math.max(last, Number(id));
   }
   return last;
 }
@@ -171,7 +171,10 @@ describe('one tab per slot and crawl, navigated from page to page', () => {
     expect(tabs.stats()).toMatchObject({ opened: 3, reused: 12 });
     // The tabs' own renderers (10 here: two or three per context in headless Chromium), not a spare
     // warmed for one context and thrown away by the next one's navigation (43 for these 15 pages).
-    expect(lastRendererId() - before).toBeLessThanOrEqual(12);
+    // At least the three tabs' own: a count of none means the renderers were not found at all.
+    const started = lastRendererId() - before;
+    expect(started).toBeGreaterThanOrEqual(3);
+    expect(started).toBeLessThanOrEqual(12);
   });
 
   it('reports a renderer crash as TabCrashedError and gives the owner a new tab that works', async () => {
