@@ -8,7 +8,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { pageOf } from './generated-site.ts';
-import { processTree, pssMb, rssMb, startStack } from './stack.ts';
+import { processTree } from '../test/helpers/process-tree.ts';
+import { pssMb, rssMb, startStack } from './stack.ts';
 
 const mb = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, Math.round(v)]));
 const n = Number(process.argv[2] ?? 10_000);

@@ -11,8 +11,8 @@ import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { createDb } from '../src/db/database.ts';
 import { seedCrawlReport } from '../test/helpers/seed-report.ts';
-import { cpuSeconds } from '../test/helpers/process-tree.ts';
-import { processTree, startStack } from './stack.ts';
+import { cpuSeconds, processTree } from '../test/helpers/process-tree.ts';
+import { startStack } from './stack.ts';
 
 const rate = Number(process.argv[2] ?? 200);
 const seconds = Number(process.argv[3] ?? 20);
@@ -38,7 +38,10 @@ try {
   for (const [name, paths] of Object.entries(endpoints)) for (const connections of connectionCounts) {
     // The API's and PostgreSQL's CPU per request: at 200/s, every ms of it is a fifth of a core.
     const apiPid = stack.apiPid();
-    const pgPids = () => processTree(stack.postgresPid() ?? -1).filter((p) => p > 0);
+    const pgPids = () => {
+      const postmaster = stack.postgresPid();
+      return postmaster ? processTree(postmaster) : [];
+    };
     const api0 = apiPid ? cpuSeconds([apiPid]) : NaN;
     const pg0 = cpuSeconds(pgPids());
     const result = await autocannon({

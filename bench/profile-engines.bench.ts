@@ -13,7 +13,7 @@ import { DEFAULT_ENGINES } from '../src/activities/browser/engines/index.ts';
 import { scanUrl } from '../src/activities/browser/scan-url.ts';
 import { createTargetPolicy } from '../src/security/target-policy.ts';
 import { pageOf } from './generated-site.ts';
-import { processTree } from './stack.ts';
+import { commandLine, cpuSeconds, processTree } from '../test/helpers/process-tree.ts';
 import { serveFolder } from './static-server.ts';
 
 const count = Number(process.argv[2] ?? 60);
@@ -52,14 +52,12 @@ const sampleChromium = () => {
   // Only this process's Chromium (another stack may be running its own).
   for (const pid of processTree(process.pid)) {
     if (pid === process.pid) continue;
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (!/chrom/i.test(cmd.split('\0')[0] ?? '')) continue;
-      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      cpuByPid.set(String(pid), { type: /--type=([\w-]+)/.exec(cmd)?.[1] ?? 'browser', seconds: (Number(f[11]) + Number(f[12])) / 100 });
-    } catch {
-      // gone meanwhile
-    }
+    const cmd = commandLine(pid);
+    if (!/chrom/i.test(cmd.split(' ')[0] ?? '')) continue;
+    const type = /--type=([\w-]+)/.exec(cmd)?.[1] ?? 'browser';
+    // CPU time only grows: a process that ends between two reads keeps its last reading.
+    const seconds = Math.max(cpuByPid.get(String(pid))?.seconds ?? 0, cpuSeconds([pid]));
+    cpuByPid.set(String(pid), { type, seconds });
   }
 };
 const watch = setInterval(sampleChromium, 100);

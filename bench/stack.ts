@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../temporal-dev/dev-server.ts';
-export { processTree } from '../test/helpers/process-tree.ts';
 
 export interface Stack {
   api: string;
