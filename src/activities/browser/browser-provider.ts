@@ -23,6 +23,19 @@ export const CHROMIUM_ARGS = [
   '--renderer-process-limit=1',
 ];
 
+/**
+ * The environment variables Chromium gets: an allow-list, never the worker's own environment. The
+ * browser and its renderers run hostile JavaScript, and any process of the same user can read
+ * `/proc/<pid>/environ`: SECRETS_KEY, DATABASE_URL, OPENAI_API_KEY or API_KEYS must never be there.
+ */
+const CHROMIUM_ENV_ALLOWED = /^(PATH|HOME|LANG|LANGUAGE|LC_[A-Z]+|TZ|TMPDIR|FONTCONFIG_(FILE|PATH)|XDG_(CONFIG|CACHE|DATA|RUNTIME)_[A-Z]+|CHROME_DEVEL_SANDBOX)$/;
+
+export function chromiumEnv(source: NodeJS.ProcessEnv = process.env, extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(source)) if (v !== undefined && CHROMIUM_ENV_ALLOWED.test(k)) env[k] = v;
+  return { ...env, ...extra };
+}
+
 export function resolveChromiumPath(configured?: string): string {
   if (configured) return configured;
   try {
@@ -34,8 +47,12 @@ export function resolveChromiumPath(configured?: string): string {
   return '/usr/bin/chromium';
 }
 
-/** Runs Chromium as `nobody` when the worker is root (scripts/chromium-unprivileged.sh). */
-export const UNPRIVILEGED_WRAPPER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'scripts', 'chromium-unprivileged.sh');
+/**
+ * Every launch goes through scripts/chromium-launch.sh: it writes the profile's preferences
+ * (WebRTC's UDP only through a proxy: it would otherwise go around the egress proxy) and, when the
+ * worker is root, runs Chromium as `nobody`.
+ */
+export const CHROMIUM_LAUNCHER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'scripts', 'chromium-launch.sh');
 
 export type SandboxMode = 'sandboxed' | 'sandboxed-as-nobody' | 'no-sandbox';
 
@@ -45,16 +62,16 @@ export type SandboxMode = 'sandboxed' | 'sandboxed-as-nobody' | 'no-sandbox';
  * namespaces, no setpriv), without it, as `--no-sandbox`.
  */
 export function launchPlans(executablePath: string, uid = process.getuid?.() ?? 1000): Array<{ mode: SandboxMode; options: LaunchOptions }> {
-  const base = { headless: true, args: CHROMIUM_ARGS };
+  const base = { headless: true, args: CHROMIUM_ARGS, executablePath: CHROMIUM_LAUNCHER, env: chromiumEnv(process.env, { A11Y_CHROMIUM: executablePath }) };
   const plans: Array<{ mode: SandboxMode; options: LaunchOptions }> = [];
-  if (uid !== 0) plans.push({ mode: 'sandboxed', options: { ...base, executablePath, chromiumSandbox: true } });
+  if (uid !== 0) plans.push({ mode: 'sandboxed', options: { ...base, chromiumSandbox: true } });
   else if (existsSync('/usr/bin/setpriv') || existsSync('/bin/setpriv')) {
     plans.push({
       mode: 'sandboxed-as-nobody',
-      options: { ...base, executablePath: UNPRIVILEGED_WRAPPER, chromiumSandbox: true, env: { ...process.env, A11Y_CHROMIUM: executablePath } },
+      options: { ...base, chromiumSandbox: true, env: chromiumEnv(process.env, { A11Y_CHROMIUM: executablePath, A11Y_CHROMIUM_AS_NOBODY: '1' }) },
     });
   }
-  plans.push({ mode: 'no-sandbox', options: { ...base, executablePath, chromiumSandbox: false } });
+  plans.push({ mode: 'no-sandbox', options: { ...base, chromiumSandbox: false } });
   return plans;
 }
 
