@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PutSiteAuthBody } from '../../src/api/schemas/site-auth.schema.ts';
 import { describeStep } from '../../src/activities/browser/site-login.ts';
-import { basicAuthorization, isLoginUrl, onOrigin, summarizeSiteAuth, urlMatches, urlsOf, type SiteAuthSetup } from '../../src/shared/site-auth.ts';
+import { basicAuthorization, globMatches, isLoginUrl, onOrigin, summarizeSiteAuth, urlMatches, urlsOf, type SiteAuthSetup } from '../../src/shared/site-auth.ts';
 
 const SETUP: SiteAuthSetup = {
   headers: { 'X-Preview-Token': 'tok-SECRET-1' },
@@ -30,6 +31,25 @@ describe('site authentication set-up', () => {
     // Regex characters are literal.
     expect(urlMatches('/a.b', 'https://example.org/aXb')).toBe(false);
     expect(urlMatches('/a.b', 'https://example.org/a.b')).toBe(true);
+  });
+
+  it('matches a star pattern as a backtracking regular expression would, on any pattern and subject', () => {
+    const regexMatch = (pattern: string, subject: string) =>
+      new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 's').test(subject);
+    const text = (max: number) => fc.string({ unit: fc.constantFrom('a', 'b', '*', '/', '.'), maxLength: max });
+    fc.assert(
+      fc.property(text(8), text(12), (pattern, subject) => {
+        expect(globMatches(pattern, subject.replaceAll('*', 'c'))).toBe(regexMatch(pattern, subject.replaceAll('*', 'c')));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('answers a pattern of many stars at once (a backtracking regex took over a minute on it)', () => {
+    const path = `/${'a'.repeat(40)}`;
+    expect(urlMatches('/*a*a*a*a*a*a*a*a*a*a*a*a*b', `https://example.org${path}`)).toBe(false);
+    expect(urlMatches(`/*${'a*'.repeat(200)}b`, `https://example.org/${'a'.repeat(5000)}`)).toBe(false);
+    expect(urlMatches('/*a*a*a*a*a*a*a*a*a*a*a*a*', `https://example.org${path}`)).toBe(true);
   });
 
   it('knows the login form by its pattern, or else by the login URL path', () => {
