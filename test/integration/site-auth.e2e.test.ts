@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeEngine } from '../../src/activities/browser/engines/axe.engine.ts';
 import { openTab } from '../../src/activities/browser/page-session.ts';
+import { runLogin } from '../../src/activities/browser/site-login.ts';
 import { putSiteAuth } from '../../src/db/repositories/site-auth.repository.ts';
 import { SecretsKey } from '../../src/security/secrets.ts';
 import { sealSiteAuth } from '../../src/security/site-auth-seal.ts';
@@ -266,6 +267,63 @@ describe('login-protected sites', () => {
     } finally {
       await tab.close();
     }
+  });
+
+  it('types and clicks only on the site origin: a login URL that redirects to another origin gets no password', async () => {
+    const posted: string[] = [];
+    thirdParty.route('/sso-form', async (req, res) => {
+      if (req.method === 'POST') posted.push(await readBody(req));
+      html(
+        doc(
+          'Identity provider',
+          `<form method="post" action="/sso-form"><label for="email">Email</label> <input id="email" name="email">
+           <label for="password">Password</label> <input id="password" name="password" type="password"><button type="submit">Sign in</button></form>`,
+        ),
+      )(req, res);
+    });
+    site.route('/sso', (_req, res) => {
+      res.writeHead(302, { location: `${thirdParty.origin}/sso-form` });
+      res.end();
+    });
+    const setup = setupFor(PASSWORD);
+    setup.login!.url = `${site.origin}/sso`;
+    const page = await (await env.browser.get()).newPage();
+    try {
+      const out = await runLogin(page, { origin: site.origin, setup });
+      expect(out).toMatchObject({ ok: false, reason: expect.stringContaining(`not on the site's origin ${site.origin}`) });
+      expect(page.url()).toBe(`${thirdParty.origin}/sso-form`);
+      expect(await page.locator('#password').inputValue()).toBe('');
+      expect(await page.locator('#email').inputValue()).toBe('');
+    } finally {
+      await page.close();
+    }
+    expect(posted).toEqual([]);
+  });
+
+  it("keeps the set-up's cookies away from the site's scripts (httpOnly), while the site still receives them", async () => {
+    const COOKIE = `cookie-${randomBytes(6).toString('hex')}`;
+    const received: string[] = [];
+    site.route('/cookie-page', (req, res) => {
+      received.push(req.headers.cookie ?? '');
+      html(`<!doctype html><html lang="en"><head><title>start</title></head><body><main><h1>Cookies</h1><script>document.title = 'seen:' + document.cookie;</script></main></body></html>`)(req, res);
+    });
+    const tab = await openTab({
+      browser: await env.browser.get(),
+      policy: env.deps.policy,
+      pageLoadTimeoutMs: 10_000,
+      auth: { origin: site.origin, setup: { cookies: [{ name: 'consent', value: COOKIE }] } },
+    });
+    try {
+      const r = await tab.load(`${site.origin}/cookie-page`);
+      expect(r.kind).toBe('loaded');
+      if (r.kind === 'loaded') {
+        expect(r.pageTitle).toMatch(/^seen:/);
+        expect(r.pageTitle).not.toContain(COOKIE);
+      }
+    } finally {
+      await tab.close();
+    }
+    expect(received.some((c) => c.includes(`consent=${COOKIE}`))).toBe(true);
   });
 
   it('crawls the protected pages logged in: their own content and issues, never the login form', async () => {

@@ -130,7 +130,7 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
     if (!auth?.setup.login) return { ok: true };
     loggedInOnce = true;
     hold.release();
-    const out = await runLogin(page, auth.setup, signal).finally(async () => {
+    const out = await runLogin(page, auth, signal).finally(async () => {
       // Leave the login's last page (a submit may still be arriving) before the page to scan starts.
       if (!page.isClosed()) await page.goto('about:blank', { timeout: 10_000 }).catch(() => {});
     });

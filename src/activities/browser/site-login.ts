@@ -1,5 +1,15 @@
 import type { BrowserContext, Cookie, Locator, Page } from 'playwright';
-import { DEFAULT_LOGIN_STEP_TIMEOUT_MS, isLoginUrl, urlMatches, type LoginStep, type SiteAuthSetup } from '../../shared/site-auth.ts';
+import { DEFAULT_LOGIN_STEP_TIMEOUT_MS, isLoginUrl, onOrigin, urlMatches, type LoginStep, type SiteAuthSetup } from '../../shared/site-auth.ts';
+
+/** A URL's origin for a message (`about:blank` and the like stand for themselves). */
+function originOf(url: string): string {
+  try {
+    const o = new URL(url).origin;
+    return o === 'null' ? url : o;
+  } catch {
+    return url;
+  }
+}
 
 /** A site's authentication set-up as a tab applies it: only ever to `origin`. */
 export interface TabAuth {
@@ -16,10 +26,13 @@ export function contextAuthOptions(auth: TabAuth | undefined): { httpCredentials
   return basic ? { httpCredentials: { username: basic.username, password: basic.password, origin: auth.origin } } : {};
 }
 
-/** The set-up's own cookies, for the site's host only. */
-export function configuredCookies(auth: TabAuth): Array<Pick<Cookie, 'name' | 'value' | 'domain' | 'path' | 'secure'>> {
+/**
+ * The set-up's own cookies, for the site's host only, and `httpOnly`: they are secrets of the
+ * set-up, and the site's pages run third-party scripts that could read `document.cookie`.
+ */
+export function configuredCookies(auth: TabAuth): Array<Pick<Cookie, 'name' | 'value' | 'domain' | 'path' | 'secure' | 'httpOnly'>> {
   const u = new URL(auth.origin);
-  return (auth.setup.cookies ?? []).map((c) => ({ name: c.name, value: c.value, domain: u.hostname, path: c.path ?? '/', secure: u.protocol === 'https:' }));
+  return (auth.setup.cookies ?? []).map((c) => ({ name: c.name, value: c.value, domain: u.hostname, path: c.path ?? '/', secure: u.protocol === 'https:', httpOnly: true }));
 }
 
 /** Describes a step by what it acts on, never by the value it types. */
@@ -53,10 +66,13 @@ async function clickTarget(page: Page, step: Extract<LoginStep, { action: 'click
 
 /**
  * Runs the scripted login in `page`: to the login URL, then each step. A step that fails ends the
- * login with a reason that names the step, never a value typed. The caller lets the page navigate
- * while this runs.
+ * login with a reason that names the step, never a value typed. A step that types or clicks runs
+ * only while the page is on the site's own origin: a login URL that redirected elsewhere (an
+ * identity provider, or a site that sends its visitors to another host) gets no password. The
+ * caller lets the page navigate while this runs.
  */
-export async function runLogin(page: Page, setup: SiteAuthSetup, signal?: AbortSignal): Promise<LoginOutcome> {
+export async function runLogin(page: Page, auth: TabAuth, signal?: AbortSignal): Promise<LoginOutcome> {
+  const { setup, origin } = auth;
   const login = setup.login;
   if (!login) return { ok: true };
   const timeout = login.stepTimeoutMs ?? DEFAULT_LOGIN_STEP_TIMEOUT_MS;
@@ -64,6 +80,10 @@ export async function runLogin(page: Page, setup: SiteAuthSetup, signal?: AbortS
   for (let i = 0; i < steps.length; i++) {
     signal?.throwIfAborted();
     const step = steps[i]!;
+    const what = () => (i === 0 ? `opening the login page ${login.url}` : describeStep(step, i - 1));
+    if ((step.action === 'fill' || step.action === 'click') && !onOrigin(page.url(), origin)) {
+      return { ok: false, reason: `${what()} was not run: the page is on ${originOf(page.url())}, not on the site's origin ${origin}` };
+    }
     try {
       switch (step.action) {
         case 'goto':
@@ -89,8 +109,7 @@ export async function runLogin(page: Page, setup: SiteAuthSetup, signal?: AbortS
       // Playwright's message names the locator and the timeout; values never appear in it, but
       // only its first line is kept and the step is named by what it acts on.
       const why = /Timeout|timed out/i.test(String((err as Error)?.message)) ? `did not succeed within ${timeout} ms` : 'failed';
-      const what = i === 0 ? `opening the login page ${login.url}` : describeStep(step, i - 1);
-      return { ok: false, reason: `${what} ${why}` };
+      return { ok: false, reason: `${what()} ${why}` };
     }
   }
   // Let a submit's redirect chain finish before the session's cookies are read.
