@@ -26,6 +26,13 @@ export function isForbiddenAddress(address: string): boolean {
   return ip.range() !== 'unicast';
 }
 
+/**
+ * One reason for a name that resolves to no address and for one that resolves to a private one:
+ * two wordings would let any client probe which internal names exist (an oracle for the
+ * network's DNS), one request at a time.
+ */
+export const notPublic = (host: string) => `${host} does not resolve to a public address`;
+
 export type Resolver = (hostname: string) => Promise<string[]>;
 
 export const systemResolver: Resolver = async (hostname) => {
@@ -79,8 +86,9 @@ export function createTargetPolicy(opts: {
     if (addresses.length === 0) return { allowed: 'unresolved', error: new Error(`no address for ${host}`) };
     if (exempt) return { allowed: true, address: addresses[0] };
     const bad = addresses.find(isForbiddenAddress);
-    // The reason goes back to whoever asked: it must not tell them which internal address a name has.
-    return bad ? { allowed: false, reason: `${host} resolves to an address that is not public` } : { allowed: true, address: addresses[0] };
+    // The reason goes back to whoever asked: it must tell them neither which internal address a
+    // name has nor whether it has one (see notPublic).
+    return bad ? { allowed: false, reason: notPublic(host) } : { allowed: true, address: addresses[0] };
   }
 
   return {
@@ -98,7 +106,7 @@ export function createTargetPolicy(opts: {
       const v = await pin(url.hostname, port);
       // A name without an address is refused too: nothing can be vetted, and a name that resolves
       // only later (or only inside our network) must not slip past the check.
-      if (v.allowed === 'unresolved') return { allowed: false, reason: `${url.hostname.replace(/\.$/, '').toLowerCase()} does not resolve to any address` };
+      if (v.allowed === 'unresolved') return { allowed: false, reason: notPublic(url.hostname.replace(/\.$/, '').toLowerCase()) };
       return v.allowed === false ? v : { allowed: true };
     },
   };

@@ -56,10 +56,13 @@ describe('API errors, limits and guards', () => {
     try {
       const before = await scanCount(env);
       const internal = await problem(await fetch(`${api.api}/api/scans`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'http://intranet.test/' }) }), 400, 'forbidden_target');
-      expect(internal.detail).toContain('intranet.test resolves to an address that is not public');
+      expect(internal.detail).toContain('intranet.test does not resolve to a public address');
       expect(JSON.stringify(internal)).not.toContain('10.0.0.7');
       const nowhere = await problem(await fetch(`${api.api}/api/sites`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'http://no-such-host.invalid/' }) }), 400, 'forbidden_target');
-      expect(nowhere.detail).toContain('no-such-host.invalid does not resolve');
+      expect(nowhere.detail).toContain('no-such-host.invalid does not resolve to a public address');
+      // One wording for both: the answer must not tell which internal names exist.
+      const nowhereScan = await problem(await fetch(`${api.api}/api/scans`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'http://no-such-host.invalid/' }) }), 400, 'forbidden_target');
+      expect(nowhereScan.detail.replace('no-such-host.invalid', 'intranet.test')).toBe(internal.detail);
       expect(await scanCount(env)).toBe(before);
       expect(await (await env.request('/api/sites')).json()).toEqual([]);
     } finally {

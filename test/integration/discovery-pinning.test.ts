@@ -34,7 +34,7 @@ describe('discovery connects only to vetted addresses', () => {
     const policy = createTargetPolicy({ allowPrivate: false, resolver });
     const url = `http://internal.test:${port}/`;
     const out = await fetchPage(url, { siteUrl: url, policy, timeoutMs: 2000, retries: 0 });
-    expect(out).toEqual({ kind: 'forbidden', reason: 'internal.test resolves to an address that is not public' });
+    expect(out).toEqual({ kind: 'forbidden', reason: 'internal.test does not resolve to a public address' });
     expect(hits).toEqual([]);
   });
 

@@ -26,7 +26,7 @@ describe('target policy', () => {
 
   it('refuses a name when any of its addresses is private', async () => {
     const rebind = await policy.check('http://rebind.test/');
-    expect(rebind).toMatchObject({ allowed: false, reason: 'rebind.test resolves to an address that is not public' });
+    expect(rebind).toMatchObject({ allowed: false, reason: 'rebind.test does not resolve to a public address' });
     // The answer never names the internal address a name points at.
     expect(JSON.stringify(rebind)).not.toContain('10.0.0.5');
     const meta = await policy.check('http://meta.test/');
@@ -42,7 +42,7 @@ describe('target policy', () => {
   });
 
   it('refuses names that do not resolve', async () => {
-    expect(await policy.check('http://nowhere.invalid/')).toEqual({ allowed: false, reason: 'nowhere.invalid does not resolve to any address' });
+    expect(await policy.check('http://nowhere.invalid/')).toEqual({ allowed: false, reason: 'nowhere.invalid does not resolve to a public address' });
     expect((await policy.pin('nowhere.invalid', 80)).allowed).toBe('unresolved');
   });
 
