@@ -59,7 +59,8 @@ export async function startStack(
   return {
     api,
     temporalAddress: `127.0.0.1:${temporalPort}`,
-    databaseUrl: `postgres://postgres:postgres@127.0.0.1:${pgPort}/a11y`,
+    // The one given, or the embedded cluster with its random password, kept beside its data folder.
+    databaseUrl: extraEnv.DATABASE_URL ?? `postgres://postgres:${readFileSync(path.join(env.DATA_DIR!, 'postgres.password'), 'utf8').trim()}@127.0.0.1:${pgPort}/a11y`,
     apiPid: () => findProcess('api/server.ts', `PORT=${port}`),
     workerPid: () => findProcess('workers/worker.ts', `PORT=${port}`),
     postgresPid: () => findPostgres(path.join(env.DATA_DIR!, 'postgres')),

