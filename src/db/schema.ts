@@ -182,6 +182,8 @@ export interface IssuesTable {
 
 /** Texts a model wrote for an issue group, by group key and namespace (model and prompt version). */
 export interface EnrichmentCacheTable {
+  /** Whose pages the texts were written from: `site:<siteId>`, or `scan-host:<hostname>` for single-page scans. */
+  scope: string;
   group_key: string;
   namespace: string;
   status: 'pending' | 'done';

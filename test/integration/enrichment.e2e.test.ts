@@ -60,7 +60,10 @@ describe('AI enrichment through an OpenAI-compatible endpoint (real SDK, real HT
   }
 
   async function scan(path: string) {
-    const res = await env.request('/api/scans', { method: 'POST', json: { url: `${site.origin}${path}` } });
+    return scan2(`${site.origin}${path}`);
+  }
+  async function scan2(url: string) {
+    const res = await env.request('/api/scans', { method: 'POST', json: { url } });
     expect(res.status).toBe(202);
     const { id } = await res.json();
     return pollUntil(() => get(`/api/scans/${id}`), (s) => ENDED.includes(s.status), { timeoutMs: 90_000 });
@@ -142,6 +145,30 @@ describe('AI enrichment through an OpenAI-compatible endpoint (real SDK, real HT
     });
   });
 
+  it("keeps each tenant's texts to itself: the same template on another site, and a single-page scan, pay their own calls", async () => {
+    // The same pages on another host: every group key is the same as the first site's.
+    const twin = await startFixtureServer(Object.fromEntries(PAGES.map((p) => [p, html(templatePage(`Docs ${p}`, `<p>Content of ${p}.</p>`))])), '127.0.0.2');
+    try {
+      model.reset();
+      const single = await scan2(`${twin.origin}/guide`);
+      expect(single.status).toBe('completed');
+      const singleCalls = model.completions().length;
+      expect(singleCalls).toBeGreaterThan(0);
+
+      model.reset();
+      const twinSite = await (await env.request('/api/sites', { method: 'POST', json: { url: `${twin.origin}/` } })).json();
+      const c = await crawl(twinSite.id);
+      expect(c.status).toBe('completed');
+      const groups = await get(`/api/sites/${twinSite.id}/issue-groups?limit=100`);
+      // Neither the first site's cached texts nor the single-page scan's were served: one call per group.
+      expect(model.completions()).toHaveLength(groups.pagination.total);
+      const rows = await env.db.selectFrom('enrichment_cache').select(['scope']).distinct().execute();
+      expect(rows.map((r) => r.scope).sort()).toEqual(expect.arrayContaining([`site:${twinSite.id}`, 'scan-host:127.0.0.2']));
+    } finally {
+      await twin.close();
+    }
+  });
+
   it('retries a rate-limited call through Temporal and then succeeds', async () => {
     model.reset();
     model.script({ status: 429, headers: { 'retry-after': '0' } });
@@ -149,8 +176,12 @@ describe('AI enrichment through an OpenAI-compatible endpoint (real SDK, real HT
     expect(s.status).toBe('completed');
     const nameless = s.issues.find((i: any) => i.elementSelector === '#nameless');
     expect(nameless.description).toContain('Fake description for button-name');
-    const asked = model.completions().filter((r) => JSON.stringify(extractPageData(userMessage(r.body))).includes('#nameless'));
-    expect(asked).toHaveLength(2);
+    // The group whose call was refused with 429 was asked again (a single-page scan has its own
+    // cache space, so every group of the page is asked); every text is the model's.
+    const calls = model.completions();
+    const example = (r: (typeof calls)[number]) => JSON.stringify((extractPageData(userMessage(r.body)) as { example?: unknown }).example);
+    expect(calls.filter((r) => example(r) === example(calls[0]!))).toHaveLength(2);
+    expect(s.issues.every((i: any) => i.description.startsWith('Fake description'))).toBe(true);
   });
 
   it('keeps the engine texts and ends completed_partial when the model does not answer in time', async () => {

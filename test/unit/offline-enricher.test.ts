@@ -383,6 +383,7 @@ describe('page priorities and the offline enricher', () => {
       }) as FindingRecord;
     const { texts, usage } = await enricher.describeGroup({
       groupKey: 'g',
+      scope: 'site:shop',
       members: [member('m1', '/news/price-cuts'), member('m2', '/news/new-shop')],
       page: { url: 'https://shop.test/', title: 'Shop' },
     });
@@ -393,6 +394,6 @@ describe('page priorities and the offline enricher', () => {
     expect(texts[1]!.fixSuggestion).toContain('>New shop</a>');
     const aborted = new AbortController();
     aborted.abort();
-    await expect(enricher.describeGroup({ groupKey: 'g', members: [member('m1', '/a')], page: { url: 'https://shop.test/', title: null } }, { signal: aborted.signal })).rejects.toThrow();
+    await expect(enricher.describeGroup({ groupKey: 'g', scope: 'site:shop', members: [member('m1', '/a')], page: { url: 'https://shop.test/', title: null } }, { signal: aborted.signal })).rejects.toThrow();
   });
 });

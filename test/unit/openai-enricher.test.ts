@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CachedGroupTexts, EnrichmentGroup, GroupTextCache } from '../../src/activities/ai/enricher.ts';
+import type { CachedGroupTexts, EnrichmentGroup, GroupCacheKey, GroupTextCache } from '../../src/activities/ai/enricher.ts';
 import { cacheNamespace, createOpenAiEnricher, redactSecrets, type OpenAiEnricherOptions } from '../../src/activities/ai/openai-enricher.ts';
 import { ANSWER_LIMITS, PAGE_DATA_CLOSE, PAGE_DATA_OPEN, PROMPT_VERSION, extractPageData } from '../../src/activities/ai/prompt.ts';
 import type { FindingRecord } from '../../src/db/repositories/records.ts';
@@ -26,32 +26,32 @@ function memoryCache() {
   const entries = new Map<string, Entry>();
   const log = {
     gets: 0,
-    claims: [] as Array<{ groupKey: string; namespace: string; staleMs: number; won: boolean }>,
-    puts: [] as Array<{ groupKey: string; namespace: string; texts: CachedGroupTexts; usage: { inputTokens: number; outputTokens: number } }>,
-    releases: [] as Array<{ groupKey: string; namespace: string }>,
+    claims: [] as Array<{ scope: string; groupKey: string; namespace: string; staleMs: number; won: boolean }>,
+    puts: [] as Array<{ scope: string; groupKey: string; namespace: string; texts: CachedGroupTexts; usage: { inputTokens: number; outputTokens: number } }>,
+    releases: [] as Array<{ scope: string; groupKey: string; namespace: string }>,
   };
-  const k = (g: string, ns: string) => `${ns}\u0000${g}`;
+  const k = ({ scope, groupKey }: GroupCacheKey, ns: string) => `${scope}\u0000${ns}\u0000${groupKey}`;
   const cache: GroupTextCache = {
-    async get(groupKey, namespace) {
+    async get(key, namespace) {
       log.gets++;
-      const e = entries.get(k(groupKey, namespace));
+      const e = entries.get(k(key, namespace));
       return e?.status === 'done' ? e.texts : undefined;
     },
-    async claim(groupKey, namespace, staleMs) {
-      const e = entries.get(k(groupKey, namespace));
+    async claim(key, namespace, staleMs) {
+      const e = entries.get(k(key, namespace));
       const won = !e || (e.status === 'pending' && (e.claimedAt === null || e.claimedAt < now() - staleMs));
-      if (won) entries.set(k(groupKey, namespace), { status: 'pending', claimedAt: now() });
-      log.claims.push({ groupKey, namespace, staleMs, won });
+      if (won) entries.set(k(key, namespace), { status: 'pending', claimedAt: now() });
+      log.claims.push({ scope: key.scope, groupKey: key.groupKey, namespace, staleMs, won });
       return won;
     },
-    async put(groupKey, namespace, texts, usage) {
-      entries.set(k(groupKey, namespace), { status: 'done', claimedAt: null, texts, usage });
-      log.puts.push({ groupKey, namespace, texts, usage });
+    async put(key, namespace, texts, usage) {
+      entries.set(k(key, namespace), { status: 'done', claimedAt: null, texts, usage });
+      log.puts.push({ scope: key.scope, groupKey: key.groupKey, namespace, texts, usage });
     },
-    async release(groupKey, namespace) {
-      const e = entries.get(k(groupKey, namespace));
+    async release(key, namespace) {
+      const e = entries.get(k(key, namespace));
       if (e?.status === 'pending') e.claimedAt = null;
-      log.releases.push({ groupKey, namespace });
+      log.releases.push({ scope: key.scope, groupKey: key.groupKey, namespace });
     },
   };
   return {
@@ -59,9 +59,9 @@ function memoryCache() {
     log,
     entries,
     /** Another worker's claim, as if it were calling the model right now. */
-    claimElsewhere: (groupKey: string, namespace: string) => entries.set(k(groupKey, namespace), { status: 'pending', claimedAt: now() }),
-    releaseElsewhere: (groupKey: string, namespace: string) => {
-      const e = entries.get(k(groupKey, namespace));
+    claimElsewhere: (key: GroupCacheKey, namespace: string) => entries.set(k(key, namespace), { status: 'pending', claimedAt: now() }),
+    releaseElsewhere: (key: GroupCacheKey, namespace: string) => {
+      const e = entries.get(k(key, namespace));
       if (e) e.claimedAt = null;
     },
     advanceClock: (ms: number) => void (clockOffset += ms),
@@ -101,6 +101,7 @@ function group(over: Partial<EnrichmentGroup> = {}, member: Partial<FindingRecor
   groupSeq++;
   return {
     groupKey: `group-${groupSeq}`,
+    scope: 'site:shop',
     members: [finding(member), finding({ ...member, id: 'f2', elementSelector: '#footer-logo' }), finding({ ...member, id: 'f3', elementSelector: '#partner-logo' })],
     page: { url: 'https://shop.test/products', title: 'Products | Shop' },
     ...over,
@@ -182,9 +183,9 @@ describe('OpenAI enricher', () => {
       expect(t).toMatchObject({ description: out.texts[0]!.description, fixSuggestion: out.texts[0]!.fixSuggestion });
     }
     expect(out.usage).toEqual({ calls: 1, cacheHits: 0, inputTokens: 321, outputTokens: 54 });
-    expect(mem.log.claims).toEqual([{ groupKey: g.groupKey, namespace: `${MODEL}@${PROMPT_VERSION}`, staleMs: 5000 + 15_000, won: true }]);
+    expect(mem.log.claims).toEqual([{ scope: 'site:shop', groupKey: g.groupKey, namespace: `${MODEL}@${PROMPT_VERSION}`, staleMs: 5000 + 15_000, won: true }]);
     expect(mem.log.puts).toEqual([
-      { groupKey: g.groupKey, namespace: cacheNamespace(MODEL), texts: { description: out.texts[0]!.description, fixSuggestion: out.texts[0]!.fixSuggestion }, usage: { inputTokens: 321, outputTokens: 54 } },
+      { scope: 'site:shop', groupKey: g.groupKey, namespace: cacheNamespace(MODEL), texts: { description: out.texts[0]!.description, fixSuggestion: out.texts[0]!.fixSuggestion }, usage: { inputTokens: 321, outputTokens: 54 } },
     ]);
   });
 
@@ -212,13 +213,13 @@ describe('OpenAI enricher', () => {
 
   it('never calls while another caller holds a fresh claim; takes over once it is released', async () => {
     const g = group();
-    mem.claimElsewhere(g.groupKey, cacheNamespace(MODEL));
+    mem.claimElsewhere(g, cacheNamespace(MODEL));
     const p = enricher().describeGroup(g);
     await new Promise((r) => setTimeout(r, 1300));
     expect(ai.completions()).toHaveLength(0);
     expect(mem.log.claims.length).toBeGreaterThanOrEqual(2);
     expect(mem.log.claims.every((c) => !c.won)).toBe(true);
-    mem.releaseElsewhere(g.groupKey, cacheNamespace(MODEL));
+    mem.releaseElsewhere(g, cacheNamespace(MODEL));
     const out = await p;
     expect(ai.completions()).toHaveLength(1);
     expect(out.usage.calls).toBe(1);
@@ -226,7 +227,7 @@ describe('OpenAI enricher', () => {
 
   it('takes a claim over once it is older than the call timeout plus 15 s', async () => {
     const g = group();
-    mem.claimElsewhere(g.groupKey, cacheNamespace(MODEL));
+    mem.claimElsewhere(g, cacheNamespace(MODEL));
     const p = enricher({ timeoutMs: 2000 }).describeGroup(g);
     await new Promise((r) => setTimeout(r, 200));
     expect(ai.completions()).toHaveLength(0);
@@ -236,12 +237,28 @@ describe('OpenAI enricher', () => {
     expect(mem.log.claims.at(-1)).toMatchObject({ staleMs: 17_000, won: true });
   });
 
+  it("never serves one site's texts to another: the same group key in another scope is another call", async () => {
+    const g = group();
+    const first = await enricher().describeGroup(g);
+    // A crafted page of another tenant, whose group key is the same (same rule, same element shape).
+    const other = await enricher().describeGroup({ ...g, scope: 'site:other' });
+    const single = await enricher().describeGroup({ ...g, scope: 'scan-host:evil.test' });
+    expect(ai.completions()).toHaveLength(3);
+    expect(other.usage).toMatchObject({ calls: 1, cacheHits: 0 });
+    expect(single.usage).toMatchObject({ calls: 1, cacheHits: 0 });
+    expect(mem.log.puts.map((p) => p.scope)).toEqual(['site:shop', 'site:other', 'scan-host:evil.test']);
+    // And each scope reads back its own.
+    const again = await enricher().describeGroup(g);
+    expect(again.usage).toMatchObject({ calls: 0, cacheHits: 1 });
+    expect(again.texts[0]!.description).toBe(first.texts[0]!.description);
+  });
+
   it('waits for the answer another caller writes instead of calling', async () => {
     const g = group();
-    mem.claimElsewhere(g.groupKey, cacheNamespace(MODEL));
+    mem.claimElsewhere(g, cacheNamespace(MODEL));
     const p = enricher().describeGroup(g);
     await new Promise((r) => setTimeout(r, 100));
-    await mem.cache.put(g.groupKey, cacheNamespace(MODEL), { description: 'From the other worker.', fixSuggestion: 'Do this.' }, { inputTokens: 1, outputTokens: 1 });
+    await mem.cache.put(g, cacheNamespace(MODEL), { description: 'From the other worker.', fixSuggestion: 'Do this.' }, { inputTokens: 1, outputTokens: 1 });
     const out = await p;
     expect(ai.completions()).toHaveLength(0);
     expect(out.usage).toEqual({ calls: 0, cacheHits: 1, inputTokens: 0, outputTokens: 0 });
@@ -293,9 +310,9 @@ describe('OpenAI enricher against a hostile page', () => {
     expect(f.nonRetryable).toBe(false);
     expect(f.type).toBe(FAILURE_TYPES.enrichmentFailed);
     expect(mem.log.puts).toHaveLength(0);
-    expect(mem.log.releases).toEqual([{ groupKey: g.groupKey, namespace: cacheNamespace(MODEL) }]);
+    expect(mem.log.releases).toEqual([{ scope: g.scope, groupKey: g.groupKey, namespace: cacheNamespace(MODEL) }]);
     // The next attempt may claim it again at once.
-    expect(await mem.cache.claim(g.groupKey, cacheNamespace(MODEL), 20_000)).toBe(true);
+    expect(await mem.cache.claim(g, cacheNamespace(MODEL), 20_000)).toBe(true);
   });
 
   it('treats a refusal as rejected: retrying will not change it', async () => {
@@ -388,7 +405,7 @@ describe('OpenAI enricher errors', () => {
 
   it('the abort signal stops a caller waiting for another one, and an aborted signal claims nothing', async () => {
     const g = group();
-    mem.claimElsewhere(g.groupKey, cacheNamespace(MODEL));
+    mem.claimElsewhere(g, cacheNamespace(MODEL));
     const ac = new AbortController();
     const p = enricher().describeGroup(g, { signal: ac.signal });
     setTimeout(() => ac.abort(new Error('stop')), 100);

@@ -44,6 +44,7 @@ function finding(over: Partial<FindingRecord> = {}): FindingRecord {
 
 const group = (over: Partial<EnrichmentGroup> = {}, member: Partial<FindingRecord> = {}): EnrichmentGroup => ({
   groupKey: 'g1',
+  scope: 'site:shop',
   members: [finding(member), finding({ ...member, id: 'f2', elementSelector: '.hero > p:nth-child(2)' })],
   page: { url: 'https://shop.test/products', title: 'Products | Shop' },
   ...over,

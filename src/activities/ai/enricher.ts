@@ -13,6 +13,13 @@ import type { FindingRecord } from '../../db/repositories/records.ts';
 /** The findings of one page that share a group key, with the page they are on. */
 export interface EnrichmentGroup {
   groupKey: string;
+  /**
+   * Whose pages these are: `site:<siteId>` for a crawl's page, `scan-host:<hostname>` for a
+   * single-page scan. Texts a model wrote are cached and reused only within one scope: they come
+   * from the page's HTML and URLs (perhaps pages behind a login, perhaps a prompt injection), so
+   * they must never reach another tenant.
+   */
+  scope: string;
   /** At least one; the first is the representative example. */
   members: readonly FindingRecord[];
   page: { url: string; title: string | null };
@@ -54,16 +61,22 @@ export interface CachedGroupTexts {
   fixSuggestion: string;
 }
 
+/** A cache entry's key: the group within its tenant's scope (see EnrichmentGroup.scope). */
+export interface GroupCacheKey {
+  scope: string;
+  groupKey: string;
+}
+
 /**
  * The cache a model-backed enricher reads and fills, shared by every worker (PostgreSQL). `claim`
  * makes one caller the writer of a missing entry, so two workers never pay for the same group at
  * once: the others wait for its answer (`wait`), or take the claim over when it went stale.
  */
 export interface GroupTextCache {
-  get(groupKey: string, namespace: string): Promise<CachedGroupTexts | undefined>;
+  get(key: GroupCacheKey, namespace: string): Promise<CachedGroupTexts | undefined>;
   /** True when this caller now owns the entry's claim (it was missing, failed, or its claim is older than `staleMs`). */
-  claim(groupKey: string, namespace: string, staleMs: number): Promise<boolean>;
-  put(groupKey: string, namespace: string, texts: CachedGroupTexts, usage: { inputTokens: number; outputTokens: number }): Promise<void>;
+  claim(key: GroupCacheKey, namespace: string, staleMs: number): Promise<boolean>;
+  put(key: GroupCacheKey, namespace: string, texts: CachedGroupTexts, usage: { inputTokens: number; outputTokens: number }): Promise<void>;
   /** Gives the claim up after a failed call, so another caller may try. */
-  release(groupKey: string, namespace: string): Promise<void>;
+  release(key: GroupCacheKey, namespace: string): Promise<void>;
 }

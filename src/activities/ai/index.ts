@@ -1,5 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Database } from '../../db/database.ts';
+import { findCrawl } from '../../db/repositories/crawl.repository.ts';
 import { findCrawlPageScan, saveEnrichment } from '../../db/repositories/crawl-page.repository.ts';
 import { findScan, listFindings } from '../../db/repositories/scan.repository.ts';
 import type { FindingRecord, ScanRecord } from '../../db/repositories/records.ts';
@@ -20,8 +21,24 @@ export function engineSummary(scan: ScanRecord, findings: readonly FindingRecord
   return summarise({ pageTitle: scan.pageTitle, url: scan.url, score: scan.score ?? 100, findings, passes: scan.enginePasses ?? [] });
 }
 
+/**
+ * Whose cache space a scan's texts belong to: its site's for a crawl's page; for a single-page
+ * scan (tied to no site) the host it ended on, apart from every site's, so a crafted page scanned
+ * alone seeds texts for its own host only.
+ */
+export function enrichmentScope(scan: Pick<ScanRecord, 'url' | 'finalUrl'>, siteId: string | undefined): string {
+  if (siteId) return `site:${siteId}`;
+  let host: string;
+  try {
+    host = new URL(scan.finalUrl ?? scan.url).hostname;
+  } catch {
+    host = scan.url;
+  }
+  return `scan-host:${host}`;
+}
+
 /** A page's findings by issue group, in the order their first member appears (severity first). */
-export function groupFindings(findings: readonly FindingRecord[], page: EnrichmentGroup['page']): EnrichmentGroup[] {
+export function groupFindings(findings: readonly FindingRecord[], page: EnrichmentGroup['page'], scope: string): EnrichmentGroup[] {
   const groups = new Map<string, FindingRecord[]>();
   for (const f of findings) {
     // Findings stored before group keys existed form groups of one.
@@ -30,7 +47,7 @@ export function groupFindings(findings: readonly FindingRecord[], page: Enrichme
     if (members) members.push(f);
     else groups.set(key, [f]);
   }
-  return [...groups].map(([groupKey, members]) => ({ groupKey, members, page }));
+  return [...groups].map(([groupKey, members]) => ({ groupKey, scope, members, page }));
 }
 
 function addUsage(a: EnrichmentUsage, b: EnrichmentUsage): EnrichmentUsage {
@@ -44,13 +61,13 @@ export function createAiActivities(deps: AiActivityDeps) {
    */
   async function enrichPageScan(
     scanId: string,
-    crawlPage?: { crawlId: string; pageId: string },
+    crawlPage?: { crawlId: string; pageId: string; siteId: string },
   ): Promise<{ enriched: number; groups: number; usage: EnrichmentUsage }> {
     const scan = await findScan(deps.db, scanId);
     if (!scan) throw ApplicationFailure.nonRetryable(`scan ${scanId} does not exist`, FAILURE_TYPES.scanNotFound);
     const findings = await listFindings(deps.db, scanId);
     const ctx = Context.current();
-    const groups = groupFindings(findings, { url: scan.finalUrl ?? scan.url, title: scan.pageTitle });
+    const groups = groupFindings(findings, { url: scan.finalUrl ?? scan.url, title: scan.pageTitle }, enrichmentScope(scan, crawlPage?.siteId));
     const texts: FindingTextsOut[] = [];
     let usage: EnrichmentUsage = { calls: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0 };
     let done = 0;
@@ -69,7 +86,12 @@ export function createAiActivities(deps: AiActivityDeps) {
     } finally {
       clearInterval(timer);
     }
-    await saveEnrichment(deps.db, { scanId, texts, summary: engineSummary(scan, findings), ...(crawlPage ? { crawlPage: { ...crawlPage, usage } } : {}) });
+    await saveEnrichment(deps.db, {
+      scanId,
+      texts,
+      summary: engineSummary(scan, findings),
+      ...(crawlPage ? { crawlPage: { crawlId: crawlPage.crawlId, pageId: crawlPage.pageId, usage } } : {}),
+    });
     return { enriched: texts.length, groups: groups.length, usage };
   }
 
@@ -84,7 +106,9 @@ export function createAiActivities(deps: AiActivityDeps) {
     async enrichCrawlPage(input: { crawlId: string; pageId: string }): Promise<{ enriched: number }> {
       const scan = await findCrawlPageScan(deps.db, input.crawlId, input.pageId);
       if (!scan) throw ApplicationFailure.nonRetryable(`page ${input.pageId} has no scan in crawl ${input.crawlId}`, FAILURE_TYPES.scanNotFound);
-      const { enriched } = await enrichPageScan(scan.id, { crawlId: input.crawlId, pageId: input.pageId });
+      const crawl = await findCrawl(deps.db, input.crawlId);
+      if (!crawl) throw ApplicationFailure.nonRetryable(`crawl ${input.crawlId} does not exist`, FAILURE_TYPES.crawlNotFound);
+      const { enriched } = await enrichPageScan(scan.id, { crawlId: input.crawlId, pageId: input.pageId, siteId: crawl.siteId });
       return { enriched };
     },
   };

@@ -160,7 +160,7 @@ export function createOpenAiEnricher(opts: OpenAiEnricherOptions): Enricher {
         throw new Error(choice.finish_reason === 'length' ? `the answer was cut off at the token limit (${why})` : why);
       }
     } catch (err) {
-      await cache.release(group.groupKey, namespace).catch((e: unknown) => {
+      await cache.release(group, namespace).catch((e: unknown) => {
         logger?.warn({ groupKey: group.groupKey, err: redactSecrets(String(e), apiKey) }, 'could not release the enrichment claim');
       });
       if (signal?.aborted) throw abortReason(signal);
@@ -175,10 +175,10 @@ export function createOpenAiEnricher(opts: OpenAiEnricherOptions): Enricher {
       throw failure;
     }
     try {
-      await cache.put(group.groupKey, namespace, texts, { inputTokens, outputTokens });
+      await cache.put(group, namespace, texts, { inputTokens, outputTokens });
     } catch (err) {
       // Without the release the claim would block every other caller until it goes stale.
-      await cache.release(group.groupKey, namespace).catch(() => undefined);
+      await cache.release(group, namespace).catch(() => undefined);
       throw err;
     }
     logger?.debug({ groupKey: group.groupKey, model, inputTokens, outputTokens, ms: Date.now() - started }, 'group enriched by the model');
@@ -191,7 +191,8 @@ export function createOpenAiEnricher(opts: OpenAiEnricherOptions): Enricher {
     async describeGroup(group, { signal } = {}) {
       if (group.members.length === 0) return { texts: [], usage: { calls: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0 } };
       if (signal?.aborted) throw abortReason(signal);
-      const key = group.groupKey;
+      // Within the group's own scope only: never another tenant's texts.
+      const key = { scope: group.scope, groupKey: group.groupKey };
 
       const hit = await cache.get(key, namespace);
       if (hit) return fromCache(group, hit);
@@ -210,7 +211,7 @@ export function createOpenAiEnricher(opts: OpenAiEnricherOptions): Enricher {
           if (await cache.claim(key, namespace, staleMs)) return callModel(group, signal);
         }
         if (Date.now() - waitStart > maxWaitMs) {
-          throw ApplicationFailure.retryable(`gave up waiting ${maxWaitMs} ms for another worker's answer for group ${key}`, FAILURE_TYPES.enrichmentFailed);
+          throw ApplicationFailure.retryable(`gave up waiting ${maxWaitMs} ms for another worker's answer for group ${key.groupKey}`, FAILURE_TYPES.enrichmentFailed);
         }
       }
     },

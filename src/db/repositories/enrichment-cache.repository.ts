@@ -1,7 +1,8 @@
 /**
- * The model texts of issue groups, shared by every worker. A missing entry is claimed by inserting
- * a `pending` row (or taking over one whose claim went stale), so exactly one caller pays for it;
- * the others read it once it is `done`.
+ * The model texts of issue groups, shared by every worker, kept per scope (a site, or the host of
+ * single-page scans): one tenant's texts are never another's. A missing entry is claimed by
+ * inserting a `pending` row (or taking over one whose claim went stale), so exactly one caller pays
+ * for it; the others read it once it is `done`.
  */
 import { sql } from 'kysely';
 import type { CachedGroupTexts, GroupTextCache } from '../../activities/ai/enricher.ts';
@@ -9,10 +10,11 @@ import type { Database } from '../database.ts';
 
 export function createGroupTextCache(db: Database): GroupTextCache {
   return {
-    async get(groupKey, namespace) {
+    async get({ scope, groupKey }, namespace) {
       const row = await db
         .selectFrom('enrichment_cache')
         .select(['description', 'fix_suggestion'])
+        .where('scope', '=', scope)
         .where('group_key', '=', groupKey)
         .where('namespace', '=', namespace)
         .where('status', '=', 'done')
@@ -20,21 +22,22 @@ export function createGroupTextCache(db: Database): GroupTextCache {
       return row?.description != null && row.fix_suggestion != null ? { description: row.description, fixSuggestion: row.fix_suggestion } : undefined;
     },
 
-    async claim(groupKey, namespace, staleMs) {
+    async claim({ scope, groupKey }, namespace, staleMs) {
       const res = await sql<{ group_key: string }>`
-        insert into enrichment_cache (group_key, namespace, status, claimed_at)
-        values (${groupKey}, ${namespace}, 'pending', now())
-        on conflict (group_key, namespace) do update set claimed_at = now(), updated_at = now()
+        insert into enrichment_cache (scope, group_key, namespace, status, claimed_at)
+        values (${scope}, ${groupKey}, ${namespace}, 'pending', now())
+        on conflict (scope, group_key, namespace) do update set claimed_at = now(), updated_at = now()
           where enrichment_cache.status = 'pending'
             and (enrichment_cache.claimed_at is null or enrichment_cache.claimed_at < now() - make_interval(secs => ${staleMs / 1000}))
         returning group_key`.execute(db);
       return res.rows.length > 0;
     },
 
-    async put(groupKey, namespace, texts: CachedGroupTexts, usage) {
+    async put({ scope, groupKey }, namespace, texts: CachedGroupTexts, usage) {
       await db
         .insertInto('enrichment_cache')
         .values({
+          scope,
           group_key: groupKey,
           namespace,
           status: 'done',
@@ -45,7 +48,7 @@ export function createGroupTextCache(db: Database): GroupTextCache {
           claimed_at: null,
         })
         .onConflict((oc) =>
-          oc.columns(['group_key', 'namespace']).doUpdateSet({
+          oc.columns(['scope', 'group_key', 'namespace']).doUpdateSet({
             status: 'done',
             description: texts.description,
             fix_suggestion: texts.fixSuggestion,
@@ -58,11 +61,12 @@ export function createGroupTextCache(db: Database): GroupTextCache {
         .execute();
     },
 
-    async release(groupKey, namespace) {
+    async release({ scope, groupKey }, namespace) {
       // A released claim is simply stale at once: the next caller takes it over.
       await db
         .updateTable('enrichment_cache')
         .set({ claimed_at: null })
+        .where('scope', '=', scope)
         .where('group_key', '=', groupKey)
         .where('namespace', '=', namespace)
         .where('status', '=', 'pending')
