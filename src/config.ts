@@ -52,6 +52,8 @@ export const configSchema = z.object({
     .optional()
     .transform((v) => (v ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))
     .pipe(z.array(z.string().regex(/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/, 'host:port pairs, e.g. intranet.example:443 or [::1]:8080'))),
+  /** Ended crawls per site whose page scans and findings are kept; older ones lose them at the next crawl's end (retention). */
+  CRAWLS_KEPT_PER_SITE: intIn(1, 10_000, 20),
   SCAN_RATE_LIMIT: intIn(0, 1_000_000, 10),
   CRAWL_RATE_LIMIT: intIn(0, 1_000_000, 20),
   API_KEYS: z.string().optional(),
@@ -99,6 +101,8 @@ export interface Config {
   readonly openai: { readonly apiKey: string; readonly baseUrl: string | undefined; readonly model: string; readonly timeoutMs: number } | undefined;
   readonly allowPrivateTargets: boolean;
   readonly allowedPrivateHosts: readonly string[];
+  /** Ended crawls per site that keep their page scans and findings (retention). */
+  readonly crawlsKeptPerSite: number;
   readonly scanRateLimit: number;
   /** Crawl starts per client and hour (0 = off). */
   readonly crawlRateLimit: number;
@@ -154,6 +158,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : undefined,
     allowPrivateTargets: c.ALLOW_PRIVATE_TARGETS,
     allowedPrivateHosts: Object.freeze(c.ALLOWED_PRIVATE_HOSTS),
+    crawlsKeptPerSite: c.CRAWLS_KEPT_PER_SITE,
     scanRateLimit: c.SCAN_RATE_LIMIT,
     crawlRateLimit: c.CRAWL_RATE_LIMIT,
     apiKeys: Object.freeze(apiKeys),

@@ -71,6 +71,7 @@ export function crawlDto(c: CrawlRecord) {
     enrichedPages: c.enrichedPages,
     failedPages: c.failedPages,
     brokenLinks: c.brokenLinks,
+    skippedUrls: c.skippedUrls,
     maxPages: c.maxPages,
     overallScore: c.overallScore,
     newIssues: c.newIssues,
@@ -79,6 +80,7 @@ export function crawlDto(c: CrawlRecord) {
     createdAt: iso(c.createdAt)!,
     startedAt: iso(c.startedAt),
     completedAt: iso(c.completedAt),
+    resultsDeletedAt: iso(c.resultsDeletedAt),
   };
 }
 
@@ -159,5 +161,5 @@ export function issueDto(i: IssueWithPage) {
 }
 
 export function issueDetailDto(i: IssueWithPage) {
-  return { ...issueDto(i), statusHistory: i.statusHistory };
+  return { ...issueDto(i), statusHistory: i.statusHistory, statusHistoryTotal: i.statusHistoryTotal };
 }

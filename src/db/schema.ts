@@ -87,6 +87,10 @@ export interface CrawlsTable {
   /** Why discovery stopped short; becomes the crawl's `error` at finalization. */
   discovery_error: Json<{ code: string; message: string }> | null;
   broken_links: Generated<number>;
+  /** Same-site URLs over MAX_URL_LENGTH that discovery skipped. */
+  skipped_urls: Generated<number>;
+  /** When retention deleted the crawl's page scans, findings and frontier (null: they are kept). */
+  results_deleted_at: Timestamp | null;
   error: Json<{ code: string; message: string }> | null;
   ai_calls: Generated<number>;
   ai_cache_hits: Generated<number>;
@@ -170,7 +174,10 @@ export interface IssuesTable {
   help_url: string | null;
   data: Json<Record<string, unknown>>;
   status: Generated<'open' | 'fixed' | 'dismissed' | 'cant_fix'>;
+  /** The last STATUS_HISTORY_CAP changes (see a11y_cap_status_history). */
   status_history: Json<StatusChange[]>;
+  /** Every change ever made, including those no longer in `status_history`. */
+  status_history_total: Generated<number>;
   last_finding_id: string | null;
   first_crawl_id: string | null;
   last_crawl_id: string | null;

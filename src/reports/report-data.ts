@@ -402,6 +402,9 @@ export function notExportableReason(source: ReportSource): string | null {
   if (c.status === 'queued' || c.status === 'running') return `crawl ${c.id} is still ${c.status}; export it once it has ended`;
   if (c.status === 'failed') return `crawl ${c.id} failed${c.error ? ` (${c.error.code}: ${c.error.message})` : ''}; there are no results to export`;
   if (c.scannedPages === 0) return `crawl ${c.id} ended (${c.status}) before any page was scanned; there are no results to export`;
+  if (c.resultsDeletedAt) {
+    return `crawl ${c.id}'s page results were deleted on ${c.resultsDeletedAt.toISOString().slice(0, 10)}: only the newest crawls of a site keep them (CRAWLS_KEPT_PER_SITE); export a newer crawl`;
+  }
   return null;
 }
 

@@ -129,6 +129,7 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
       aiEnrichmentConcurrency: config.aiEnrichmentConcurrency,
       pageLoadTimeoutMs: config.pageLoadTimeoutMs,
       scanDeadlineMs: config.scanDeadlineMs,
+      crawlsKeptPerSite: config.crawlsKeptPerSite,
       secretsKey: config.secretsKey,
       enricher: createEnricher(config.openai, database.db, logger),
       overrides: opts.overrides,

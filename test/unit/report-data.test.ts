@@ -142,7 +142,7 @@ describe('report data: pure parts', () => {
     expect(notExportableReason({ kind: 'scan', scan: { ...scan, status: 'failed', error: { code: 'dns_error', message: 'no such host' } } })).toContain('dns_error: no such host');
     const crawl: CrawlRecord = {
       id: 'c1', siteId: 's', status: 'completed', maxPages: 10, totalPages: 3, scannedPages: 3, enrichedPages: 3, failedPages: 0, enrichFailedPages: 0,
-      brokenLinks: 0, overallScore: 80, newIssues: 1, fixedIssues: 0, discoveryDone: true, error: null, createdAt: new Date(), startedAt: null, completedAt: null,
+      brokenLinks: 0, skippedUrls: 0, resultsDeletedAt: null, overallScore: 80, newIssues: 1, fixedIssues: 0, discoveryDone: true, error: null, createdAt: new Date(), startedAt: null, completedAt: null,
       enrichment: { calls: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0 }, workflowId: 'crawl-c1', issueCounts: null, eventSeq: 1,
     };
     const site: SiteRecord = { id: 's', hostname: 'a.example', name: 'a.example', baseUrl: 'https://a.example/', createdAt: new Date() };
@@ -151,6 +151,7 @@ describe('report data: pure parts', () => {
     expect(notExportableReason({ kind: 'crawl', site, crawl: { ...crawl, status: 'queued' } })).toContain('queued');
     expect(notExportableReason({ kind: 'crawl', site, crawl: { ...crawl, status: 'cancelled', scannedPages: 0 } })).toContain('before any page was scanned');
     expect(notExportableReason({ kind: 'crawl', site, crawl: { ...crawl, status: 'failed', scannedPages: 0, error: { code: 'no_pages', message: 'x' } } })).toContain('no_pages');
+    expect(notExportableReason({ kind: 'crawl', site, crawl: { ...crawl, resultsDeletedAt: new Date() } })).toContain('CRAWLS_KEPT_PER_SITE');
   });
 
   it('names report files <hostname>-<kind>-<day of completion>.<ext>', () => {

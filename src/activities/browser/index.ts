@@ -9,6 +9,7 @@ import { pageScore } from '../../shared/score.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
 import type { SecretsKey } from '../../security/secrets.ts';
 import type { Logger } from '../../logger.ts';
+import { boundedSelector } from '../../shared/limits.ts';
 import { fingerprint } from './axe-findings.ts';
 import { groupKey } from './group-key.ts';
 import type { BrowserProvider } from './browser-provider.ts';
@@ -115,12 +116,14 @@ export function createBrowserActivities(deps: BrowserActivityDeps) {
         passes: result.passes,
         findings: result.findings.map((f) => ({
           ...f,
+          // A selector is indexed and part of the issue's identity: the page decides its length.
+          elementSelector: boundedSelector(f.elementSelector),
           // Engine texts until enrichment replaces them; they stay if enrichment fails.
           description: `${f.engineHelp}. ${f.engineDescription}.`.replace(/\.\./g, '.'),
           fixSuggestion: f.failureSummary || f.engineHelp,
           data: { ...f.data, ...(result.blocked.length ? { blockedRequests: result.blocked.length } : {}) },
-          fingerprint: fingerprint(url, f.ruleId, f.elementSelector),
-          groupKey: groupKey(f.ruleId, f.elementSelector, f.elementHtml),
+          fingerprint: fingerprint(url, f.ruleId, boundedSelector(f.elementSelector)),
+          groupKey: groupKey(f.ruleId, boundedSelector(f.elementSelector), f.elementHtml),
         })),
       });
       return result;

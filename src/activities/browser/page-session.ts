@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, CDPSession, Cookie, Page, Response } from 'playwright';
 import type { PageError } from '../../shared/contracts.ts';
 import { DESKTOP_VIEWPORT } from '../../shared/audit-setup.ts';
+import { boundedTitle } from '../../shared/limits.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
 import { classifyNavigationError } from './classify-navigation-error.ts';
 import { installAxeLoader } from './in-page.ts';
@@ -215,7 +216,8 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
     // Then `load` and a quiet spell, each within a bound: past them the page is checked as it is.
     await page.waitForLoadState('load', { timeout: Math.min(LOAD_WAIT_MS, opts.pageLoadTimeoutMs) }).catch(() => {});
     await settle(page, Math.min(5000, opts.pageLoadTimeoutMs));
-    const pageTitle = (await page.title().catch(() => '')).trim() || null;
+    // The page decides its title's length; it is stored and travels in Temporal payloads.
+    const pageTitle = boundedTitle((await page.title().catch(() => '')).trim() || null);
     // The proxy's own list, still growing while the checks run: the caller copies it when done.
     return { kind: 'loaded', page, finalUrl: page.url() || finalUrl, httpStatus, pageTitle, blocked: proxy?.blocked ?? [] };
   }

@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { findCrawl, incrementBrokenLinks, setDiscoveryDone } from '../../db/repositories/crawl.repository.ts';
+import { addSkippedUrls, findCrawl, incrementBrokenLinks, setDiscoveryDone } from '../../db/repositories/crawl.repository.ts';
 import { countCrawlPages, registerPage } from '../../db/repositories/crawl-page.repository.ts';
 import { allFrontierUrls, countFetchedUrls, enqueueUrls, markUrlDone, nextQueuedUrls, type FrontierUrl } from '../../db/repositories/frontier.repository.ts';
 import { findSite, setSiteBaseUrl } from '../../db/repositories/site.repository.ts';
@@ -8,6 +9,7 @@ import type { Logger } from '../../logger.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
 import type { SecretsKey } from '../../security/secrets.ts';
 import { FAILURE_TYPES, type DiscoveryOptions } from '../../shared/contracts.ts';
+import { urlWithinLimit } from '../../shared/limits.ts';
 import type { BrowserProvider } from '../browser/browser-provider.ts';
 import { loadSiteAuth } from '../browser/site-auth-source.ts';
 import { DiscoveryAuth } from './discovery-auth.ts';
@@ -63,6 +65,34 @@ class QueryBudget {
   }
 }
 
+/**
+ * Same-site URLs too long to be pages (over MAX_URL_LENGTH: a page URL is indexed, and no real
+ * page needs one), counted once each in the crawl's `skippedUrls`.
+ */
+class SkippedUrls {
+  private readonly seen = new Set<string>();
+  private pending: number;
+  /** `already`: found too long elsewhere (a sitemap's reader refused them). */
+  constructor(already = 0) {
+    this.pending = already;
+  }
+  /** True when `url` may be a page; false (and counted once) when it is too long. */
+  admit(url: string): boolean {
+    if (urlWithinLimit(url)) return true;
+    const key = createHash('sha256').update(url).digest('base64');
+    if (!this.seen.has(key)) {
+      this.seen.add(key);
+      this.pending++;
+    }
+    return false;
+  }
+  async flush(db: Database, crawlId: string): Promise<void> {
+    const n = this.pending;
+    this.pending = 0;
+    await addSkippedUrls(db, crawlId, n);
+  }
+}
+
 export function createDiscoveryActivities(deps: DiscoveryActivityDeps) {
   /** One fetched URL into the database: a page (maybe failed), a broken link, or nothing. */
   async function record(
@@ -71,10 +101,13 @@ export function createDiscoveryActivities(deps: DiscoveryActivityDeps) {
     siteUrl: string,
     item: FrontierUrl,
     outcome: FetchOutcome,
+    skipped: SkippedUrls,
   ): Promise<{ added: boolean; links: string[] }> {
     switch (outcome.kind) {
       case 'html': {
         const finalUrl = normalizeUrl(outcome.finalUrl)!;
+        // A redirect to a URL too long to be a page: skipped like a link to it.
+        if (!skipped.admit(finalUrl)) return { added: false, links: [] };
         // A same-site redirect lands on its target, counted once under that URL.
         if (finalUrl !== item.url) await markUrlDone(deps.db, crawlId, finalUrl, 'html');
         const reg = await registerPage(deps.db, {
@@ -91,13 +124,14 @@ export function createDiscoveryActivities(deps: DiscoveryActivityDeps) {
         const out: string[] = [];
         for (const href of links) {
           const u = normalizeUrl(href, baseUrl);
-          if (u && sameSite(u, siteUrl) && !looksLikeAsset(u)) out.push(u);
+          if (u && sameSite(u, siteUrl) && !looksLikeAsset(u) && skipped.admit(u)) out.push(u);
         }
         return { added: reg.added, links: out };
       }
       case 'unreachable': {
         // No answer in time, or 5xx after a retry: a page that failed, per the contract.
         const url = normalizeUrl(outcome.finalUrl) ?? item.url;
+        if (!skipped.admit(url)) return { added: false, links: [] };
         const reg = await registerPage(deps.db, {
           crawlId,
           siteId,
@@ -179,8 +213,10 @@ export function createDiscoveryActivities(deps: DiscoveryActivityDeps) {
         auth: auth?.fetch,
       });
       for (const p of sitemaps.problems) log.warn({ sitemap: p.url, code: p.code, reason: p.message }, 'sitemap skipped');
-      for (const url of sitemaps.urls) if (robots.isAllowed(url)) seed.push({ url, depth: 1, via: 'sitemap' });
+      const skipped = new SkippedUrls(sitemaps.tooLong);
+      for (const url of sitemaps.urls) if (robots.isAllowed(url) && skipped.admit(url)) seed.push({ url, depth: 1, via: 'sitemap' });
       await enqueueUrls(deps.db, crawl.id, seed);
+      await skipped.flush(deps.db, crawl.id);
       heartbeat();
 
       const queries = new QueryBudget(o.maxQueryVariants);
@@ -221,7 +257,7 @@ export function createDiscoveryActivities(deps: DiscoveryActivityDeps) {
             if (outcome.kind === 'html' && auth.isLogin(outcome.finalUrl)) outcome = { ...outcome, finalUrl: item.url, body: '' };
           }
           if (found < crawl.maxPages) {
-            const next = await record(crawl.id, site.id, siteUrl, item, outcome);
+            const next = await record(crawl.id, site.id, siteUrl, item, outcome, skipped);
             if (next.added) found = await countCrawlPages(deps.db, crawl.id);
             const links: FrontierUrl[] = [];
             for (const link of next.links) {
@@ -234,6 +270,7 @@ export function createDiscoveryActivities(deps: DiscoveryActivityDeps) {
           }
           await markUrlDone(deps.db, crawl.id, item.url, outcome.kind);
         }
+        await skipped.flush(deps.db, crawl.id);
         heartbeat();
       }
       if (!ctx.cancellationSignal.aborted) {

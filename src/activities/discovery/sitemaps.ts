@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import robotsParserModule from 'robots-parser';
-import { parseSitemap, parseSitemapIndex } from 'sitemap';
+import { ErrorLevel, parseSitemapIndex, XMLToSitemapItemStream } from 'sitemap';
 import type { TargetPolicy } from '../../security/target-policy.ts';
 import { fetchPage, USER_AGENT, type FetchAuth, type FetchOutcome } from './fetch-page.ts';
 import { normalizeUrl, sameSite } from './urls.ts';
@@ -44,6 +44,17 @@ export async function readRobots(siteUrl: string, policy: TargetPolicy, timeoutM
 }
 
 /**
+ * The `<loc>` of every entry of a `<urlset>`. The reader refuses URLs over 2,048 characters (the
+ * sitemaps.org limit) by emptying them: such an entry comes back as '' and is counted as skipped
+ * by the caller. SILENT: the default level prints every refused URL (the site's text) to stdout.
+ */
+async function urlsetLocations(xml: string): Promise<string[]> {
+  const out: string[] = [];
+  for await (const item of Readable.from([xml]).pipe(new XMLToSitemapItemStream({ level: ErrorLevel.SILENT }))) out.push((item as { url: string }).url);
+  return out;
+}
+
+/**
  * Page URLs from the site's sitemaps: /sitemap.xml and those robots.txt names, following
  * sitemap indexes (also gzipped), same site only, bounded in count, bytes and nesting. A sitemap
  * that cannot be read or parsed is skipped and reported in `problems`; it never ends discovery.
@@ -53,11 +64,13 @@ export async function readSitemaps(
   extra: string[],
   policy: TargetPolicy,
   opts: { timeoutMs: number; maxUrls: number; maxSitemaps?: number; budget?: FetchBudget; heartbeat?: () => void; auth?: FetchAuth },
-): Promise<{ urls: string[]; problems: SitemapProblem[] }> {
+): Promise<{ urls: string[]; problems: SitemapProblem[]; tooLong: number }> {
   const queue = [new URL('/sitemap.xml', siteUrl).href, ...extra].map((u) => normalizeUrl(u)).filter((u): u is string => !!u);
   const seen = new Set<string>();
   const urls = new Set<string>();
   const problems: SitemapProblem[] = [];
+  /** Entries whose URL the reader refused for its length (see urlsetLocations). */
+  let tooLong = 0;
   const maxSitemaps = opts.maxSitemaps ?? 50;
   while (queue.length > 0 && seen.size < maxSitemaps && urls.size < opts.maxUrls) {
     const sitemapUrl = queue.shift()!;
@@ -91,8 +104,12 @@ export async function readSitemaps(
           if (u) queue.push(u);
         }
       } else if (/<urlset[\s>]/i.test(xml)) {
-        for (const item of await parseSitemap(Readable.from([xml]))) {
-          const u = normalizeUrl(item.url);
+        for (const loc of await urlsetLocations(xml)) {
+          if (loc === '') {
+            tooLong++;
+            continue;
+          }
+          const u = normalizeUrl(loc);
           if (u && sameSite(u, siteUrl)) urls.add(u);
           if (urls.size >= opts.maxUrls) break;
         }
@@ -103,7 +120,7 @@ export async function readSitemaps(
       problems.push({ url: sitemapUrl, code: 'bad_sitemap', message: `not a readable sitemap: ${String((err as Error)?.message ?? err).slice(0, 200)}` });
     }
   }
-  return { urls: [...urls], problems };
+  return { urls: [...urls], problems, tooLong };
 }
 
 /** Why a fetched sitemap cannot be used; 'absent' for a plain 404 (most sites have none). */

@@ -1,7 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Database } from '../../db/database.ts';
 import { finishScan, findScan, listFindings, markScanRunning, setScanStage } from '../../db/repositories/scan.repository.ts';
-import { findCrawl, markCrawlRunning, openCrawl, setDiscoveryDone, type OpenCrawlResult } from '../../db/repositories/crawl.repository.ts';
+import { findCrawl, markCrawlRunning, openCrawl, purgeOldCrawlResults, setDiscoveryDone, type OpenCrawlResult } from '../../db/repositories/crawl.repository.ts';
 import { claimPages, markCrawlPageEnrichFailed, markCrawlPageScanFailed } from '../../db/repositories/crawl-page.repository.ts';
 import { finalizeCrawl } from '../../db/repositories/issue.repository.ts';
 import { FAILURE_TYPES, type PageError, type ScanStage, type ScanStatus } from '../../shared/contracts.ts';
@@ -13,7 +13,11 @@ import type { ScanSummary } from '../ai/offline-enricher.ts';
 export interface PersistenceActivityDeps {
   db: Database;
   logger: Logger;
+  /** Ended crawls per site whose page scans and findings are kept (CRAWLS_KEPT_PER_SITE; default 20). */
+  crawlsKeptPerSite?: number;
 }
+
+export const DEFAULT_CRAWLS_KEPT_PER_SITE = 20;
 
 /** Short database writes that record a workflow's progress; they run on the workflows queue. */
 export function createPersistenceActivities(deps: PersistenceActivityDeps) {
@@ -88,6 +92,9 @@ export function createPersistenceActivities(deps: PersistenceActivityDeps) {
           'crawl finished',
         );
       }
+      // Idempotent: a retried finalization purges nothing twice.
+      const purged = await purgeOldCrawlResults(deps.db, crawl.siteId, deps.crawlsKeptPerSite ?? DEFAULT_CRAWLS_KEPT_PER_SITE);
+      if (purged.length) deps.logger.info({ siteId: crawl.siteId, crawls: purged }, "older crawls' page results deleted (retention)");
       return { status: crawl.status, newIssues: crawl.newIssues, fixedIssues: crawl.fixedIssues };
     },
 

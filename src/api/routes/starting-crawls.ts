@@ -78,6 +78,8 @@ export async function startingCrawl(deps: AppDeps, siteId: string, crawlId: stri
     fixedIssues: null,
     discoveryDone: false,
     brokenLinks: 0,
+    skippedUrls: 0,
+    resultsDeletedAt: null,
     enrichment: { calls: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0 },
     error: null,
     workflowId: crawlWorkflowId(crawlId),

@@ -53,6 +53,10 @@ export const CrawlSchema = z
     enrichedPages: z.number().int(),
     failedPages: z.number().int(),
     brokenLinks: z.number().int().openapi({ description: 'Same-site links that answered 4xx: not pages, not counted in totalPages.' }),
+    skippedUrls: z
+      .number()
+      .int()
+      .openapi({ description: 'Same-site URLs (links, sitemap entries, redirect targets) longer than 2,048 characters: skipped, not pages, not counted in totalPages.' }),
     maxPages: z.number().int(),
     overallScore: z.number().int().nullable(),
     newIssues: z.number().int().nullable(),
@@ -68,6 +72,11 @@ export const CrawlSchema = z
     createdAt: z.string(),
     startedAt: z.string().nullable(),
     completedAt: z.string().nullable(),
+    resultsDeletedAt: z.string().nullable().openapi({
+      description:
+        "When the retention setting (CRAWLS_KEPT_PER_SITE, default 20 crawls per site) deleted this older crawl's page scans and findings. " +
+        'Its score, counts and trend point stay, and the site\'s issues keep their identity and history; its report can no longer be exported (409 not_exportable). Null while they are kept.',
+    }),
   })
   .openapi('Crawl');
 
@@ -132,7 +141,10 @@ export const StatusChangeSchema = z
   })
   .openapi('StatusChange');
 
-export const IssueDetailSchema = IssueSchema.extend({ statusHistory: z.array(StatusChangeSchema) }).openapi('IssueDetail');
+export const IssueDetailSchema = IssueSchema.extend({
+  statusHistory: z.array(StatusChangeSchema).openapi({ description: 'The last 50 status changes, oldest first (when more were made, the oldest changes by users are dropped first).' }),
+  statusHistoryTotal: z.number().int().openapi({ description: 'Every status change ever made to the issue, including those no longer listed in statusHistory.' }),
+}).openapi('IssueDetail');
 
 export const PageScanSchema = z
   .object({

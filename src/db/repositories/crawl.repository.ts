@@ -126,6 +126,12 @@ export async function setDiscoveryDone(db: Db, id: string, error?: ErrorInfo): P
 }
 
 
+/** Counts same-site URLs discovery skipped for their length. */
+export async function addSkippedUrls(db: Db, crawlId: string, n: number): Promise<void> {
+  if (n <= 0) return;
+  await db.updateTable('crawls').set((eb) => ({ skipped_urls: eb('skipped_urls', '+', n) })).where('id', '=', crawlId).execute();
+}
+
 export async function incrementBrokenLinks(db: Db, crawlId: string): Promise<void> {
   await db.updateTable('crawls').set((eb) => ({ broken_links: eb('broken_links', '+', 1) })).where('id', '=', crawlId).execute();
 }
@@ -148,4 +154,36 @@ export async function addEnrichmentUsage(
     }))
     .where('id', '=', crawlId)
     .execute();
+}
+
+/**
+ * Retention: the page scans, findings and frontier of a site's ended crawls older than its newest
+ * `keep` ended crawls are deleted (one transaction per crawl), and the crawl marked with
+ * `results_deleted_at`. The crawl row (score, counts, trend point) stays; the site's issues,
+ * their identity and their status history are not touched. Answers the crawls it purged.
+ */
+export async function purgeOldCrawlResults(db: Kysely<DB>, siteId: string, keep: number): Promise<string[]> {
+  const ended = [...ENDED_CRAWL_STATUSES];
+  const rows = await db
+    .selectFrom('crawls')
+    .select('id')
+    .where('site_id', '=', siteId)
+    .where('status', 'in', ended)
+    .where('results_deleted_at', 'is', null)
+    .where(
+      'id',
+      'not in',
+      db.selectFrom('crawls').select('id').where('site_id', '=', siteId).where('status', 'in', ended).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(keep),
+    )
+    .execute();
+  for (const { id } of rows) {
+    await db.transaction().execute(async (trx) => {
+      // Findings go with their scans (on delete cascade).
+      await trx.deleteFrom('page_scans').where('kind', '=', 'crawl').where('crawl_id', '=', id).execute();
+      await trx.deleteFrom('crawl_pages').where('crawl_id', '=', id).execute();
+      await trx.deleteFrom('crawl_urls').where('crawl_id', '=', id).execute();
+      await trx.updateTable('crawls').set({ results_deleted_at: sql<Date>`now()` }).where('id', '=', id).execute();
+    });
+  }
+  return rows.map((r) => r.id);
 }

@@ -17,6 +17,19 @@ function historyEntry(from: string | null, to: string, crawlId: string) {
   return sql`jsonb_build_array(jsonb_build_object('from', ${from}::text, 'to', ${to}::text, 'changedBy', 'crawl', 'crawlId', ${crawlId}::text, 'note', null, 'at', ${NOW_ISO}))`;
 }
 
+/**
+ * Changes an issue's `status_history` keeps: the last 50 (the oldest user changes go first, see
+ * the migration's a11y_cap_status_history); `status_history_total` counts every change ever made.
+ */
+export const STATUS_HISTORY_CAP = 50;
+
+/** `status_history` and its total with `entry` (a one-element jsonb array) appended, in an UPDATE's SET. */
+function appendHistory(alias: string, entry: ReturnType<typeof sql>) {
+  const h = sql.ref(`${alias}.status_history`);
+  const total = sql.ref(`${alias}.status_history_total`);
+  return sql`status_history = a11y_cap_status_history(${h} || ${entry}, ${STATUS_HISTORY_CAP}), status_history_total = ${total} + 1`;
+}
+
 /** A scanned page of the crawl, for checks that need every page at once (shared titles). */
 export interface CrawlPageForChecks {
   pageScanId: string;
@@ -99,17 +112,17 @@ async function diffAndEndCrawl(db: Kysely<DB>, crawlId: string, opts: FinalizeOp
     await sql`create index on crawl_findings (fingerprint)`.execute(trx);
 
     const reopened = await sql<{ id: string }>`
-      update issues i set status = 'open', status_history = i.status_history || ${historyEntry('fixed', 'open', crawlId)}, updated_at = now()
+      update issues i set status = 'open', ${appendHistory('i', historyEntry('fixed', 'open', crawlId))}, updated_at = now()
       from crawl_findings f
       where i.site_id = ${siteId} and i.fingerprint = f.fingerprint and i.status = 'fixed'
       returning i.id`.execute(trx);
 
     const upserted = await sql<{ inserted: boolean }>`
       insert into issues (site_id, page_id, fingerprint, group_key, rule_id, type, severity, wcag_criterion, wcag_level, element_selector,
-                          element_html, description, fix_suggestion, help_url, data, status, status_history, last_finding_id,
+                          element_html, description, fix_suggestion, help_url, data, status, status_history, status_history_total, last_finding_id,
                           first_crawl_id, last_crawl_id, first_seen_at, last_seen_at)
       select ${siteId}, f.page_id, f.fingerprint, f.group_key, f.rule_id, f.type, f.severity, f.wcag_criterion, f.wcag_level, f.element_selector,
-             f.element_html, f.description, f.fix_suggestion, f.help_url, f.data, 'open', ${historyEntry(null, 'open', crawlId)}, f.id,
+             f.element_html, f.description, f.fix_suggestion, f.help_url, f.data, 'open', ${historyEntry(null, 'open', crawlId)}, 1, f.id,
              ${crawlId}, ${crawlId}, now(), now()
       from crawl_findings f
       on conflict (site_id, fingerprint) do update set
@@ -121,7 +134,7 @@ async function diffAndEndCrawl(db: Kysely<DB>, crawlId: string, opts: FinalizeOp
     const inserted = upserted.rows.filter((r) => r.inserted).length;
 
     const fixed = await sql<{ id: string }>`
-      update issues i set status = 'fixed', status_history = i.status_history || ${historyEntry('open', 'fixed', crawlId)}, updated_at = now()
+      update issues i set status = 'fixed', ${appendHistory('i', historyEntry('open', 'fixed', crawlId))}, updated_at = now()
       where i.site_id = ${siteId} and i.status = 'open'
         and i.page_id in (select ps.page_id from page_scans ps
                           where ps.kind = 'crawl' and ps.crawl_id = ${crawlId} and ps.status in ('completed', 'completed_partial'))
@@ -347,11 +360,7 @@ export async function setIssueStatus(
     const current = await trx.selectFrom('issues').select('status').where('id', '=', issueId).where('site_id', '=', siteId).forUpdate().executeTakeFirst();
     if (!current || current.status === v.status) return;
     const entry = { from: current.status, to: v.status, changedBy: 'user', crawlId: null, note: v.note, at: new Date().toISOString() };
-    await trx
-      .updateTable('issues')
-      .set({ status: v.status, status_history: sql`status_history || ${JSON.stringify([entry])}::jsonb`, updated_at: sql<Date>`now()` })
-      .where('id', '=', issueId)
-      .execute();
+    await sql`update issues i set status = ${v.status}, ${appendHistory('i', sql`${JSON.stringify([entry])}::jsonb`)}, updated_at = now() where i.id = ${issueId}`.execute(trx);
   });
   return findIssue(db, siteId, issueId);
 }

@@ -200,6 +200,10 @@ export interface CrawlRecord {
   fixedIssues: number | null;
   discoveryDone: boolean;
   brokenLinks: number;
+  /** Same-site URLs over MAX_URL_LENGTH that discovery skipped. */
+  skippedUrls: number;
+  /** When retention deleted its page scans and findings (null: kept). */
+  resultsDeletedAt: Date | null;
   /** Model calls, cache hits and tokens its enrichment cost (all zero with the offline enricher). */
   enrichment: { calls: number; cacheHits: number; inputTokens: number; outputTokens: number };
   error: ErrorInfo | null;
@@ -230,6 +234,8 @@ export function crawlFromRow(r: Crawl): CrawlRecord {
     fixedIssues: r.fixed_issues,
     discoveryDone: r.discovery_done,
     brokenLinks: r.broken_links,
+    skippedUrls: r.skipped_urls,
+    resultsDeletedAt: r.results_deleted_at,
     enrichment: { calls: r.ai_calls, cacheHits: r.ai_cache_hits, inputTokens: r.ai_input_tokens, outputTokens: r.ai_output_tokens },
     error: r.error ?? null,
     workflowId: r.workflow_id,
@@ -280,7 +286,10 @@ export interface IssueRecord extends ElementFailure {
   siteId: string;
   pageId: string;
   status: IssueStatus;
+  /** The last STATUS_HISTORY_CAP changes, oldest first. */
   statusHistory: StatusChange[];
+  /** Every change ever made, including those no longer kept in `statusHistory`. */
+  statusHistoryTotal: number;
   lastFindingId: string | null;
   firstCrawlId: string | null;
   lastCrawlId: string | null;
@@ -298,6 +307,7 @@ export function issueFromRow(r: Issue): IssueRecord {
     ...elementFailureFromRow(r),
     status: r.status,
     statusHistory: r.status_history ?? [],
+    statusHistoryTotal: r.status_history_total,
     lastFindingId: r.last_finding_id,
     firstCrawlId: r.first_crawl_id,
     lastCrawlId: r.last_crawl_id,
