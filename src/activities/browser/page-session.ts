@@ -1,10 +1,10 @@
-import type { Browser, BrowserContext, CDPSession, Cookie, Page, Response } from 'playwright';
+import type { Browser, BrowserContext, CDPSession, Cookie, Page, Request, Response } from 'playwright';
 import type { PageError } from '../../shared/contracts.ts';
 import { DESKTOP_VIEWPORT } from '../../shared/audit-setup.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
 import { classifyNavigationError } from './classify-navigation-error.ts';
 import { installAxeLoader } from './in-page.ts';
-import { PROXY_ERROR_HEADER, startEgressProxy, type BlockedRequest, type EgressProxy } from './egress-proxy.ts';
+import { PROXY_ERROR_HEADER, startEgressProxy, type BlockedRequest, type EgressFailure, type EgressProxy } from './egress-proxy.ts';
 import { onOrigin } from '../../shared/site-auth.ts';
 import { configuredCookies, contextAuthOptions, isLoggedIn, refreshSessionCookies, runLogin, type LoginOutcome, type TabAuth } from './site-login.ts';
 
@@ -176,15 +176,23 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
     hold.release();
     page.once('domcontentloaded', hold.lock);
     let response: Response | null;
+    const broken = documentBreaksOff(page);
     try {
       // The document first: a sub-resource that never ends must not cost the page (see below).
-      response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: opts.pageLoadTimeoutMs });
+      const going = page.goto(url, { waitUntil: 'domcontentloaded', timeout: opts.pageLoadTimeoutMs });
+      // Settles later (its timeout, or the next navigation) when the document broke off first.
+      going.catch(() => {});
+      response = await Promise.race([going, broken.failed]);
     } catch (err) {
       lopts.signal?.throwIfAborted();
       if (/page crashed|Target crashed/i.test(String(err))) crashed = true;
       if (crashed) throw err;
       const cut = proxy?.failures.find((f) => f.code === 'too_large');
       if (cut) return pageError('too_large', cut.message, null, null);
+      // The proxy's record of the document's own request says what Chromium saw only as a cut
+      // connection (a status or header the proxy would not pass on, a body that broke off).
+      const doc = documentFailure(url) ?? documentFailure(page.url());
+      if (doc) return pageError(doc.code, doc.message, null, null);
       // A tunnel the proxy refused or could not open: its own record says why.
       const viaProxy = proxy?.failures.at(-1);
       if (viaProxy && /ERR_TUNNEL_CONNECTION_FAILED|ERR_PROXY|ERR_EMPTY_RESPONSE|ERR_HTTP_RESPONSE_CODE_FAILURE/.test(String(err))) {
@@ -192,6 +200,7 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
       }
       return { kind: 'page-error', error: classifyNavigationError(err), finalUrl: null, httpStatus: null };
     } finally {
+      broken.stop();
       page.off('domcontentloaded', hold.lock);
     }
     hold.lock();
@@ -202,7 +211,7 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
     if (tooLarge) return pageError('too_large', tooLarge.message, finalUrl, httpStatus);
     const proxyCode = await response?.headerValue(PROXY_ERROR_HEADER);
     if (proxyCode) {
-      const f = proxy?.failures.at(-1);
+      const f = documentFailure(finalUrl) ?? proxy?.failures.at(-1);
       return pageError(f?.code ?? 'connection_failed', f?.message ?? `the scanner could not fetch ${finalUrl}`, finalUrl, null);
     }
     if (httpStatus !== null && httpStatus >= 400) {
@@ -218,6 +227,12 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
     const pageTitle = (await page.title().catch(() => '')).trim() || null;
     // The proxy's own list, still growing while the checks run: the caller copies it when done.
     return { kind: 'loaded', page, finalUrl: page.url() || finalUrl, httpStatus, pageTitle, blocked: proxy?.blocked ?? [] };
+  }
+
+  /** What the proxy recorded for the request of `url` itself (the last one), if it failed there. */
+  function documentFailure(url: string): EgressFailure | undefined {
+    const doc = withoutFragment(url);
+    return proxy?.failures.findLast((f) => f.url !== undefined && withoutFragment(f.url) === doc);
   }
 
   return {
@@ -272,6 +287,38 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
       await proxy?.close();
     },
   };
+}
+
+function withoutFragment(url: string): string {
+  const hash = url.indexOf('#');
+  return hash < 0 ? url : url.slice(0, hash);
+}
+
+/** How a document fails after its headers arrived: its body broke off, or is not what its framing or encoding says. */
+const BODY_FAILURES = /ERR_CONTENT_LENGTH_MISMATCH|ERR_INCOMPLETE_CHUNKED_ENCODING|ERR_INVALID_CHUNKED_ENCODING|ERR_CONTENT_DECODING_FAILED|ERR_CONNECTION_RESET|ERR_CONNECTION_CLOSED/;
+
+/**
+ * Rejects when the main frame's document request fails mid-body. Chromium then keeps the
+ * committed document loading for ever (DOMContentLoaded never comes), so the navigation would
+ * only end at its timeout; this ends it at once, with the network error.
+ */
+function documentBreaksOff(page: Page): { failed: Promise<never>; stop: () => void } {
+  let stop = () => {};
+  const failed = new Promise<never>((_resolve, reject) => {
+    const onFailed = (request: Request) => {
+      const error = request.failure()?.errorText ?? '';
+      if (!BODY_FAILURES.test(error) || !request.isNavigationRequest()) return;
+      try {
+        if (request.frame() !== page.mainFrame()) return;
+      } catch {
+        return; // a service worker's request has no frame
+      }
+      reject(new Error(`${error} at ${request.url()}`));
+    };
+    page.on('requestfailed', onFailed);
+    stop = () => void page.off('requestfailed', onFailed);
+  });
+  return { failed, stop };
 }
 
 function originOf(url: string): string | undefined {
