@@ -214,6 +214,10 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
       const f = documentFailure(finalUrl) ?? proxy?.failures.at(-1);
       return pageError(f?.code ?? 'connection_failed', f?.message ?? `the scanner could not fetch ${finalUrl}`, finalUrl, null);
     }
+    // Chromium takes any three digits for a status; HTTP has 100-599 (the proxy refuses the rest itself).
+    if (httpStatus !== null && (httpStatus < 100 || httpStatus > 599)) {
+      return pageError('invalid_response', `the server answered with status ${httpStatus}, which HTTP does not have`, finalUrl, httpStatus);
+    }
     if (httpStatus !== null && httpStatus >= 400) {
       return pageError('http_error', `HTTP ${httpStatus} ${response?.statusText() ?? ''}`.trim(), finalUrl, httpStatus);
     }
