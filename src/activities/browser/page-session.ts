@@ -155,7 +155,7 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
       }
     }).catch(() => {});
     hold.release();
-    await page.goto('about:blank', { timeout: 10_000 }).catch(() => {});
+    await leaveForBlank(page);
     if (auth) session = await refreshSessionCookies(context, session);
     await context.clearCookies().catch(() => {});
     if (origin) await hold.cdp?.send('Storage.clearDataForOrigin', { origin, storageTypes: PAGE_STORAGE }).catch(() => {});
@@ -291,6 +291,23 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
       await proxy?.close();
     },
   };
+}
+
+/**
+ * Takes the tab to about:blank and leaves no navigation pending. A navigation that failed commits
+ * Chromium's error page a moment after its goto rejected; landing during this goto, it makes
+ * Playwright report the goto as interrupted while Chromium still commits about:blank later, in the
+ * middle of the next page's navigation (which then fails as interrupted, or is held still as if
+ * it were a refresh). So an interrupted goto is waited for rather than trusted.
+ */
+async function leaveForBlank(page: Page): Promise<void> {
+  const arrived = await page.goto('about:blank', { timeout: 10_000 }).then(
+    () => true,
+    () => false,
+  );
+  if (arrived) return;
+  await page.waitForURL('about:blank', { timeout: 3_000 }).catch(() => {});
+  if (page.url() !== 'about:blank') await page.goto('about:blank', { timeout: 10_000 }).catch(() => {});
 }
 
 function withoutFragment(url: string): string {
