@@ -147,13 +147,16 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
   /** Leaves the previous page and forgets what it stored, so the next page starts as a first visit. */
   async function forgetPrevious(): Promise<void> {
     const origin = originOf(page.url());
-    await page.evaluate(() => {
+    const cleared = page.evaluate(() => {
       try {
         sessionStorage.clear();
       } catch {
         // opaque origin or storage denied
       }
     }).catch(() => {});
+    // Bounded: while the previous page's navigation is still pending (a server that never finished
+    // its headers), evaluate waits for a document that may never come; going to about:blank ends it.
+    await Promise.race([cleared, new Promise((resolve) => setTimeout(resolve, 1000))]);
     hold.release();
     await leaveForBlank(page);
     if (auth) session = await refreshSessionCookies(context, session);
