@@ -43,6 +43,11 @@ export const PAGE_ERROR_CODES = [
   'browser_error',
   /** The site has an authentication set-up and the page still landed on its login form (or answered 401). */
   'auth_required',
+  /**
+   * The server's answer is not valid HTTP: a status outside 100-599, a malformed status line or
+   * header, conflicting lengths, broken chunked or content encoding, interim answers without end.
+   */
+  'invalid_response',
 ] as const;
 export type PageErrorCode = (typeof PAGE_ERROR_CODES)[number];
 

@@ -12,6 +12,12 @@ describe('navigation error classification', () => {
     ['page.goto: net::ERR_CONNECTION_RESET at http://x/', 'connection_failed'],
     ['page.goto: net::ERR_UNSAFE_PORT at http://x:6000/', 'connection_failed'],
     ['page.goto: net::ERR_HTTP_RESPONSE_CODE_FAILURE at http://x/', 'http_error'],
+    ['page.goto: net::ERR_INVALID_HTTP_RESPONSE at http://x/', 'invalid_response'],
+    ['page.goto: net::ERR_RESPONSE_HEADERS_MULTIPLE_CONTENT_LENGTH at http://x/', 'invalid_response'],
+    ['page.goto: net::ERR_RESPONSE_HEADERS_TOO_BIG at http://x/', 'invalid_response'],
+    ['net::ERR_INVALID_CHUNKED_ENCODING at http://x/', 'invalid_response'],
+    ['net::ERR_CONTENT_LENGTH_MISMATCH at http://x/', 'connection_failed'],
+    ['net::ERR_INCOMPLETE_CHUNKED_ENCODING at http://x/', 'connection_failed'],
     ['something nobody has seen', 'browser_error'],
   ])('%s -> %s', (message, code) => {
     const err = new Error(message);

@@ -9,7 +9,9 @@ const RULES: ReadonlyArray<[RegExp, PageErrorCode]> = [
   [/ERR_HTTP_RESPONSE_CODE_FAILURE/, 'http_error'],
   [/TimeoutError|Timeout \d+ms exceeded|ERR_TIMED_OUT|ERR_CONNECTION_TIMED_OUT/, 'timeout'],
   [/Download is starting|ERR_ABORTED.*\.(pdf|zip|png|jpe?g|gif|docx?|xlsx?)/i, 'not_html'],
-  [/ERR_UNSAFE_PORT|ERR_CONNECTION_|ERR_ADDRESS_|ERR_INTERNET_DISCONNECTED|ERR_EMPTY_RESPONSE|ERR_NETWORK_|ERR_INVALID_RESPONSE|ERR_ABORTED|ERR_FAILED/, 'connection_failed'],
+  // The server's bytes are not HTTP, or not what its headers say: the same answer on every try.
+  [/ERR_INVALID_HTTP_RESPONSE|ERR_RESPONSE_HEADERS_MULTIPLE_|ERR_RESPONSE_HEADERS_TOO_BIG|ERR_INVALID_CHUNKED_ENCODING|ERR_CONTENT_DECODING_FAILED/, 'invalid_response'],
+  [/ERR_CONTENT_LENGTH_MISMATCH|ERR_INCOMPLETE_CHUNKED_ENCODING|ERR_RESPONSE_HEADERS_TRUNCATED|ERR_UNSAFE_PORT|ERR_CONNECTION_|ERR_ADDRESS_|ERR_INTERNET_DISCONNECTED|ERR_EMPTY_RESPONSE|ERR_NETWORK_|ERR_INVALID_RESPONSE|ERR_ABORTED|ERR_FAILED/, 'connection_failed'],
 ];
 
 /** Turns what Playwright threw while navigating into a page error: data, not a failure to retry. */

@@ -14,6 +14,8 @@ export interface EgressFailure {
   target: string;
   code: PageErrorCode;
   message: string;
+  /** The URL of a plain-HTTP request (tunnels have none), so the document's own failure can be told from a sub-resource's. */
+  url?: string;
 }
 
 export interface EgressProxy {
@@ -39,13 +41,49 @@ export const IDLE_CONNECTION_MS = 20_000;
 /** Header on answers the proxy makes itself, naming the error code. */
 export const PROXY_ERROR_HEADER = 'x-a11y-audit-egress';
 
+/** Interim (1xx) answers one request may get before its real answer; past it the server is only stalling. */
+export const MAX_INTERIM_ANSWERS = 20;
+
 function failureOf(target: string, err: unknown): EgressFailure {
   const code = (err as NodeJS.ErrnoException)?.code ?? '';
   const message = err instanceof Error ? err.message : String(err);
+  // llhttp refused the bytes (status line, headers, lengths, chunks): the server's fault, every time.
+  if (code.startsWith('HPE_')) return invalidAnswer(target, (err as { reason?: string }).reason ?? message);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA') return { target, code: 'dns_error', message };
   if (code === 'ECONNREFUSED') return { target, code: 'connection_refused', message };
   if (code === 'ETIMEDOUT') return { target, code: 'timeout', message };
   return { target, code: 'connection_failed', message };
+}
+
+/** An answer the proxy does not pass on because it is not valid HTTP: that request's error (a page error), never a thrown one. */
+function invalidAnswer(target: string, why: string): EgressFailure {
+  return { target, code: 'invalid_response', message: `the answer of ${target} is not valid HTTP: ${why}` };
+}
+
+/** Final statuses HTTP has; Node itself passes 100-999 (and chokes below 100). */
+function isHttpStatus(status: number | undefined): status is number {
+  return status !== undefined && Number.isInteger(status) && status >= 100 && status <= 599;
+}
+
+/**
+ * The reason phrase without the characters Node refuses to send (control characters): it carries
+ * no meaning, browsers ignore it, and a byte in it must not cost the page (nor throw in writeHead).
+ */
+function cleanReason(reason: string | undefined): string | undefined {
+  return reason?.replace(/[^\t\x20-\x7e\x80-\xff]/g, '');
+}
+
+/**
+ * Answers the browser from the proxy itself. Never throws: the browser may be gone, and an answer
+ * that cannot be written ends its connection instead.
+ */
+function answer(res: http.ServerResponse, status: number, headers: http.OutgoingHttpHeaders, body?: string): void {
+  try {
+    if (res.headersSent) res.destroy();
+    else res.writeHead(status, headers).end(body);
+  } catch {
+    res.destroy();
+  }
 }
 
 const HOP_BY_HOP = new Set(['proxy-authorization', 'proxy-connection', 'connection', 'keep-alive', 'te', 'trailer', 'upgrade']);
@@ -81,32 +119,33 @@ export async function startEgressProxy(
     }
   };
 
-  const server = http.createServer(async (req, res) => {
+  /** One plain-HTTP request of the page: vetted, then sent to the vetted address and its answer relayed. */
+  async function forward(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     let url: URL;
     try {
       url = new URL(req.url ?? '');
       if (url.protocol !== 'http:') throw new Error('only http URLs are proxied in the clear');
     } catch {
-      res.writeHead(400, { [PROXY_ERROR_HEADER]: 'browser_error' }).end();
+      answer(res, 400, { [PROXY_ERROR_HEADER]: 'browser_error' });
       return;
     }
     const port = Number(url.port || 80);
     const verdict = await policy.pin(url.hostname, port);
     if (verdict.allowed === false) {
       blocked.push({ url: url.href, reason: verdict.reason });
-      failures.push({ target: url.host, code: 'forbidden_target', message: `request to ${url.href} refused: ${verdict.reason}` });
-      res.writeHead(403, { [PROXY_ERROR_HEADER]: 'forbidden_target', 'content-type': 'text/plain' }).end('refused by the scanner');
+      failures.push({ target: url.host, code: 'forbidden_target', message: `request to ${url.href} refused: ${verdict.reason}`, url: url.href });
+      answer(res, 403, { [PROXY_ERROR_HEADER]: 'forbidden_target', 'content-type': 'text/plain' }, 'refused by the scanner');
       return;
     }
     if (verdict.allowed === 'unresolved') {
-      const f = failureOf(url.host, verdict.error);
+      const f = { ...failureOf(url.host, verdict.error), url: url.href };
       failures.push(f);
-      res.writeHead(502, { [PROXY_ERROR_HEADER]: f.code }).end();
+      answer(res, 502, { [PROXY_ERROR_HEADER]: f.code });
       return;
     }
     const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !HOP_BY_HOP.has(k)));
     if (overCap) {
-      res.writeHead(502, { [PROXY_ERROR_HEADER]: 'too_large' }).end();
+      answer(res, 502, { [PROXY_ERROR_HEADER]: 'too_large' });
       return;
     }
     // `timeout` is the socket's idle limit: connecting, waiting for the answer, or mid-body.
@@ -120,33 +159,81 @@ export async function startEgressProxy(
       agent,
       timeout: Math.min(connectTimeoutMs, idleMs),
     });
-    upstream.on('response', (up) => {
-      if (overCap) return void upstream.destroy();
-      const out = Object.fromEntries(Object.entries(up.headers).filter(([k]) => !HOP_BY_HOP.has(k)));
-      res.writeHead(up.statusCode ?? 502, up.statusMessage, out as http.OutgoingHttpHeaders);
-      up.on('data', meter(url.host));
-      up.pipe(res);
-    });
     upstream.on('socket', (s) => {
       if (sockets.has(s)) return; // a kept-alive connection, already tracked
       sockets.add(s);
       s.once('close', () => sockets.delete(s));
     });
     upstream.on('timeout', () => upstream.destroy(Object.assign(new Error('connect timed out'), { code: 'ETIMEDOUT' })));
-    upstream.on('error', (err) => {
-      const f = failureOf(url.host, err);
-      failures.push(f);
-      if (!res.headersSent) res.writeHead(502, { [PROXY_ERROR_HEADER]: f.code }).end();
-      else res.destroy();
-    });
+    relay(url, upstream, res);
     req.pipe(upstream);
+  }
+
+  /**
+   * Passes the server's answer on to the browser. Whatever the server sends (a status or header
+   * Node refuses to write, a parse error, a body that breaks off, interim answers without end)
+   * ends as this request's failure, recorded once: a 502 with the error header while nothing was
+   * sent yet, else a cut connection. None of it may throw in a listener, which would end the worker.
+   */
+  function relay(url: URL, upstream: http.ClientRequest, res: http.ServerResponse): void {
+    /** The request has ended one way or another: later events (a late reset, our own destroy) change nothing. */
+    let settled = false;
+    const fail = (f: EgressFailure) => {
+      if (settled) return;
+      settled = true;
+      // Past the byte cap every connection is cut on purpose, and the cap has said why.
+      if (!overCap) failures.push({ ...f, url: url.href });
+      answer(res, 502, { [PROXY_ERROR_HEADER]: f.code });
+      upstream.destroy();
+    };
+    // The browser went away (it navigated on, or the tab closed): the server's answer is no longer
+    // wanted, and a server that never ends it must not hold a connection of the slot's proxy.
+    res.on('close', () => {
+      if (settled) return;
+      settled = true;
+      upstream.destroy();
+    });
+    let interim = 0;
+    upstream.on('information', () => {
+      if (++interim > MAX_INTERIM_ANSWERS) fail(invalidAnswer(url.host, `more than ${MAX_INTERIM_ANSWERS} interim (1xx) answers`));
+    });
+    // Node drops a 101 to a plain request without a word, which would leave the browser waiting.
+    upstream.on('upgrade', (_up, socket: net.Socket) => {
+      socket.destroy();
+      fail(invalidAnswer(url.host, 'it switched protocols (101) on a plain request'));
+    });
+    upstream.on('response', (up) => {
+      // `up` emits 'error' only when it has a listener: a body cut short (closed or reset before its end).
+      up.on('error', () => fail({ target: url.host, code: 'connection_failed', message: `the connection to ${url.host} closed before the whole answer arrived` }));
+      up.on('end', () => void (settled = true));
+      if (overCap) return fail({ target: url.host, code: 'too_large', message: 'past the byte cap' });
+      const status = up.statusCode;
+      if (!isHttpStatus(status)) return fail(invalidAnswer(url.host, `status ${status ?? 'missing'}, outside 100-599`));
+      const out = Object.fromEntries(Object.entries(up.headers).filter(([k]) => !HOP_BY_HOP.has(k)));
+      try {
+        res.writeHead(status, cleanReason(up.statusMessage), out as http.OutgoingHttpHeaders);
+      } catch (err) {
+        return fail(invalidAnswer(url.host, `a header the scanner cannot pass on (${(err as Error).message})`));
+      }
+      up.on('data', meter(url.host));
+      up.pipe(res);
+    });
+    upstream.on('error', (err) => fail(failureOf(url.host, err)));
+  }
+
+  const server = http.createServer((req, res) => {
+    // The browser's side: a request it drops is nobody's error, and must not throw.
+    req.on('error', () => {});
+    res.on('error', () => {});
+    forward(req, res).catch((err: unknown) => {
+      const f = { ...failureOf(req.headers.host ?? '', err), url: req.url };
+      failures.push(f);
+      answer(res, 502, { [PROXY_ERROR_HEADER]: f.code });
+    });
   });
 
-  server.on('connect', async (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
-    sockets.add(client);
-    client.on('close', () => sockets.delete(client));
-    client.on('error', () => {});
-    const target = req.url ?? '';
+  /** One CONNECT of the page (https, wss): vetted, then a tunnel to the vetted address. */
+  async function tunnel(target: string, client: net.Socket, head: Buffer): Promise<void> {
     const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(target);
     if (!m) {
       client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
@@ -155,6 +242,7 @@ export async function startEgressProxy(
     const [, hostname, portText] = m;
     const port = Number(portText);
     const verdict = await policy.pin(hostname!, port);
+    if (client.destroyed) return; // the browser gave up meanwhile
     if (verdict.allowed === false) {
       blocked.push({ url: `https://${target}/`, reason: verdict.reason });
       failures.push({ target, code: 'forbidden_target', message: `connection to ${target} refused: ${verdict.reason}` });
@@ -174,6 +262,8 @@ export async function startEgressProxy(
     const upstream = net.connect({ host: verdict.address ?? hostname!, port, timeout: connectTimeoutMs });
     sockets.add(upstream);
     upstream.on('close', () => sockets.delete(upstream));
+    // The browser closed its end: the server's end goes too, rather than wait for the idle limit.
+    client.on('close', () => upstream.destroy());
     let connected = false;
     upstream.once('connect', () => {
       connected = true;
@@ -195,6 +285,17 @@ export async function startEgressProxy(
       const f = failureOf(target, err);
       failures.push(f);
       if (client.writable) client.end(`HTTP/1.1 502 Bad Gateway\r\n${PROXY_ERROR_HEADER}: ${f.code}\r\n\r\n`);
+      client.destroy();
+    });
+  }
+
+  server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
+    client.on('error', () => {});
+    const target = req.url ?? '';
+    tunnel(target, client, head).catch((err: unknown) => {
+      failures.push(failureOf(target, err));
       client.destroy();
     });
   });

@@ -1,11 +1,11 @@
-import type { Browser, BrowserContext, CDPSession, Cookie, Page, Response } from 'playwright';
+import type { Browser, BrowserContext, CDPSession, Cookie, Page, Request, Response } from 'playwright';
 import type { PageError } from '../../shared/contracts.ts';
 import { DESKTOP_VIEWPORT } from '../../shared/audit-setup.ts';
 import { boundedTitle } from '../../shared/limits.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
 import { classifyNavigationError } from './classify-navigation-error.ts';
 import { installAxeLoader } from './in-page.ts';
-import { PROXY_ERROR_HEADER, startEgressProxy, type BlockedRequest, type EgressProxy } from './egress-proxy.ts';
+import { PROXY_ERROR_HEADER, startEgressProxy, type BlockedRequest, type EgressFailure, type EgressProxy } from './egress-proxy.ts';
 import { onOrigin } from '../../shared/site-auth.ts';
 import { configuredCookies, contextAuthOptions, isLoggedIn, refreshSessionCookies, runLogin, type LoginOutcome, type TabAuth } from './site-login.ts';
 
@@ -148,15 +148,18 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
   /** Leaves the previous page and forgets what it stored, so the next page starts as a first visit. */
   async function forgetPrevious(): Promise<void> {
     const origin = originOf(page.url());
-    await page.evaluate(() => {
+    const cleared = page.evaluate(() => {
       try {
         sessionStorage.clear();
       } catch {
         // opaque origin or storage denied
       }
     }).catch(() => {});
+    // Bounded: while the previous page's navigation is still pending (a server that never finished
+    // its headers), evaluate waits for a document that may never come; going to about:blank ends it.
+    await Promise.race([cleared, new Promise((resolve) => setTimeout(resolve, 1000))]);
     hold.release();
-    await page.goto('about:blank', { timeout: 10_000 }).catch(() => {});
+    await leaveForBlank(page);
     if (auth) session = await refreshSessionCookies(context, session);
     await context.clearCookies().catch(() => {});
     if (origin) await hold.cdp?.send('Storage.clearDataForOrigin', { origin, storageTypes: PAGE_STORAGE }).catch(() => {});
@@ -177,15 +180,23 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
     hold.release();
     page.once('domcontentloaded', hold.lock);
     let response: Response | null;
+    const broken = documentBreaksOff(page);
     try {
       // The document first: a sub-resource that never ends must not cost the page (see below).
-      response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: opts.pageLoadTimeoutMs });
+      const going = page.goto(url, { waitUntil: 'domcontentloaded', timeout: opts.pageLoadTimeoutMs });
+      // Settles later (its timeout, or the next navigation) when the document broke off first.
+      going.catch(() => {});
+      response = await Promise.race([going, broken.failed]);
     } catch (err) {
       lopts.signal?.throwIfAborted();
       if (/page crashed|Target crashed/i.test(String(err))) crashed = true;
       if (crashed) throw err;
       const cut = proxy?.failures.find((f) => f.code === 'too_large');
       if (cut) return pageError('too_large', cut.message, null, null);
+      // The proxy's record of the document's own request says what Chromium saw only as a cut
+      // connection (a status or header the proxy would not pass on, a body that broke off).
+      const doc = documentFailure(url) ?? documentFailure(page.url());
+      if (doc) return pageError(doc.code, doc.message, null, null);
       // A tunnel the proxy refused or could not open: its own record says why.
       const viaProxy = proxy?.failures.at(-1);
       if (viaProxy && /ERR_TUNNEL_CONNECTION_FAILED|ERR_PROXY|ERR_EMPTY_RESPONSE|ERR_HTTP_RESPONSE_CODE_FAILURE/.test(String(err))) {
@@ -193,6 +204,7 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
       }
       return { kind: 'page-error', error: classifyNavigationError(err), finalUrl: null, httpStatus: null };
     } finally {
+      broken.stop();
       page.off('domcontentloaded', hold.lock);
     }
     hold.lock();
@@ -203,8 +215,12 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
     if (tooLarge) return pageError('too_large', tooLarge.message, finalUrl, httpStatus);
     const proxyCode = await response?.headerValue(PROXY_ERROR_HEADER);
     if (proxyCode) {
-      const f = proxy?.failures.at(-1);
+      const f = documentFailure(finalUrl) ?? proxy?.failures.at(-1);
       return pageError(f?.code ?? 'connection_failed', f?.message ?? `the scanner could not fetch ${finalUrl}`, finalUrl, null);
+    }
+    // Chromium takes any three digits for a status; HTTP has 100-599 (the proxy refuses the rest itself).
+    if (httpStatus !== null && (httpStatus < 100 || httpStatus > 599)) {
+      return pageError('invalid_response', `the server answered with status ${httpStatus}, which HTTP does not have`, finalUrl, httpStatus);
     }
     if (httpStatus !== null && httpStatus >= 400) {
       return pageError('http_error', `HTTP ${httpStatus} ${response?.statusText() ?? ''}`.trim(), finalUrl, httpStatus);
@@ -220,6 +236,12 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
     const pageTitle = boundedTitle((await page.title().catch(() => '')).trim() || null);
     // The proxy's own list, still growing while the checks run: the caller copies it when done.
     return { kind: 'loaded', page, finalUrl: page.url() || finalUrl, httpStatus, pageTitle, blocked: proxy?.blocked ?? [] };
+  }
+
+  /** What the proxy recorded for the request of `url` itself (the last one), if it failed there. */
+  function documentFailure(url: string): EgressFailure | undefined {
+    const doc = withoutFragment(url);
+    return proxy?.failures.findLast((f) => f.url !== undefined && withoutFragment(f.url) === doc);
   }
 
   return {
@@ -274,6 +296,55 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
       await proxy?.close();
     },
   };
+}
+
+/**
+ * Takes the tab to about:blank and leaves no navigation pending. A navigation that failed commits
+ * Chromium's error page a moment after its goto rejected; landing during this goto, it makes
+ * Playwright report the goto as interrupted while Chromium still commits about:blank later, in the
+ * middle of the next page's navigation (which then fails as interrupted, or is held still as if
+ * it were a refresh). So an interrupted goto is waited for rather than trusted.
+ */
+async function leaveForBlank(page: Page): Promise<void> {
+  const arrived = await page.goto('about:blank', { timeout: 10_000 }).then(
+    () => true,
+    () => false,
+  );
+  if (arrived) return;
+  await page.waitForURL('about:blank', { timeout: 3_000 }).catch(() => {});
+  if (page.url() !== 'about:blank') await page.goto('about:blank', { timeout: 10_000 }).catch(() => {});
+}
+
+function withoutFragment(url: string): string {
+  const hash = url.indexOf('#');
+  return hash < 0 ? url : url.slice(0, hash);
+}
+
+/** How a document fails after its headers arrived: its body broke off, or is not what its framing or encoding says. */
+const BODY_FAILURES = /ERR_CONTENT_LENGTH_MISMATCH|ERR_INCOMPLETE_CHUNKED_ENCODING|ERR_INVALID_CHUNKED_ENCODING|ERR_CONTENT_DECODING_FAILED|ERR_CONNECTION_RESET|ERR_CONNECTION_CLOSED/;
+
+/**
+ * Rejects when the main frame's document request fails mid-body. Chromium then keeps the
+ * committed document loading for ever (DOMContentLoaded never comes), so the navigation would
+ * only end at its timeout; this ends it at once, with the network error.
+ */
+function documentBreaksOff(page: Page): { failed: Promise<never>; stop: () => void } {
+  let stop = () => {};
+  const failed = new Promise<never>((_resolve, reject) => {
+    const onFailed = (request: Request) => {
+      const error = request.failure()?.errorText ?? '';
+      if (!BODY_FAILURES.test(error) || !request.isNavigationRequest()) return;
+      try {
+        if (request.frame() !== page.mainFrame()) return;
+      } catch {
+        return; // a service worker's request has no frame
+      }
+      reject(new Error(`${error} at ${request.url()}`));
+    };
+    page.on('requestfailed', onFailed);
+    stop = () => void page.off('requestfailed', onFailed);
+  });
+  return { failed, stop };
 }
 
 function originOf(url: string): string | undefined {

@@ -21,7 +21,7 @@ export type FetchOutcome =
   | { kind: 'forbidden'; reason: string }
   | { kind: 'unreachable'; finalUrl: string; code: UnreachableCode; message: string };
 
-export type UnreachableCode = 'timeout' | 'http_error' | 'connection_failed' | 'dns_error' | 'connection_refused' | 'too_large';
+export type UnreachableCode = 'timeout' | 'http_error' | 'connection_failed' | 'dns_error' | 'connection_refused' | 'too_large' | 'invalid_response';
 
 export interface FetchOptions {
   siteUrl: string;
@@ -125,10 +125,28 @@ function forbiddenReason(err: unknown): string | undefined {
   return undefined;
 }
 
-function networkCode(err: unknown): { code: 'timeout' | 'connection_failed' | 'dns_error' | 'connection_refused'; message: string } {
-  const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
+/**
+ * Why undici refused the server's bytes as HTTP, if it did: its parser's errors, headers past its
+ * limit, lengths that disagree, a 101 nobody asked for, a body that is not what its encoding says,
+ * and the assertion a status below 100 trips in its parser. The same answer on every try.
+ */
+function invalidHttp(cause: { name?: string; code?: string; message?: string } | undefined): string | undefined {
+  const message = cause?.message ?? '';
+  if (cause?.name === 'HTTPParserError') return /\((.+)\)\s*$/.exec(message)?.[1] ?? message;
+  if (cause?.code === 'UND_ERR_HEADERS_OVERFLOW') return 'headers larger than the client accepts';
+  if (cause?.code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return 'a body whose length does not match its Content-Length';
+  if (cause?.code === 'UND_ERR_SOCKET' && message === 'bad upgrade') return 'it switched protocols (101) on a plain request';
+  if (cause?.code === 'ERR_ASSERTION' && /statusCode >= 100/.test(message)) return 'a status below 100';
+  if (cause?.code?.startsWith('Z_')) return `a body that is not what its Content-Encoding says (${message})`;
+  return undefined;
+}
+
+function networkCode(err: unknown): { code: 'timeout' | 'connection_failed' | 'dns_error' | 'connection_refused' | 'invalid_response'; message: string } {
+  const cause = (err as { cause?: { name?: string; code?: string; message?: string } })?.cause;
   const code = cause?.code ?? (err as { code?: string })?.code ?? '';
   const message = cause?.message ?? (err instanceof Error ? err.message : String(err));
+  const invalid = invalidHttp(cause);
+  if (invalid !== undefined) return { code: 'invalid_response', message: `the answer is not valid HTTP: ${invalid}` };
   if ((err as Error)?.name === 'TimeoutError' || (err as Error)?.name === 'AbortError' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT') {
     return { code: 'timeout', message: 'no answer in time' };
   }
@@ -187,6 +205,11 @@ async function fetchHop(current: string, dispatcher: Agent, opts: FetchOptions):
           accept: opts.accept ?? 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
         },
       });
+      // undici takes any three digits for a status (below 100 it throws, see invalidHttp).
+      if (res.status > 599) {
+        await res.body?.cancel().catch(() => {});
+        return { kind: 'unreachable', finalUrl: current, code: 'invalid_response', message: `the answer is not valid HTTP: status ${res.status}, outside 100-599` };
+      }
       if (res.status >= 500) {
         failure = { kind: 'unreachable', finalUrl: current, code: 'http_error', message: `HTTP ${res.status}` };
         await res.body?.cancel().catch(() => {});
@@ -197,7 +220,7 @@ async function fetchHop(current: string, dispatcher: Agent, opts: FetchOptions):
       if (refused !== undefined) return { kind: 'forbidden', reason: refused };
       const n = networkCode(err);
       failure = { kind: 'unreachable', finalUrl: current, ...n };
-      if (n.code === 'dns_error' || n.code === 'connection_refused') break;
+      if (n.code === 'dns_error' || n.code === 'connection_refused' || n.code === 'invalid_response') break;
     }
     if (attempt < (opts.retries ?? 1)) await new Promise((r) => setTimeout(r, 300 * (attempt + 1)));
   }
@@ -224,7 +247,8 @@ async function fetchHop(current: string, dispatcher: Agent, opts: FetchOptions):
     read = await readCapped(res, maxBytes);
   } catch (err) {
     const n = networkCode(err);
-    return { kind: 'unreachable', finalUrl: current, code: n.code, message: n.code === 'timeout' ? 'the body did not arrive in time' : `the body could not be read: ${n.message}` };
+    const message = n.code === 'timeout' ? 'the body did not arrive in time' : n.code === 'invalid_response' ? n.message : `the body could not be read: ${n.message}`;
+    return { kind: 'unreachable', finalUrl: current, code: n.code, message };
   }
   const decoded = await decodeBody(read.raw, opts.maxDecodedBytes ?? maxBytes * 4);
   if (!decoded.ok) {
