@@ -9,7 +9,8 @@ import type { Logger } from '../logger.ts';
 import { ApiError } from './errors.ts';
 import type { HonoEnv } from './env.ts';
 
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
+/** A client's own X-Request-Id is echoed when it looks like an id; anything else gets a fresh UUID. */
+export const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 /** X-Request-Id on every response (the client's, if it sent a sane one) and a JSON access log. */
 export function requestContext(logger: Logger): MiddlewareHandler<HonoEnv> {

@@ -1,44 +1,8 @@
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawlWorkflowId } from '../../src/shared/search-attributes.ts';
+import { rawRequest, type RawResponse } from '../helpers/raw-http.ts';
 import { seedCrawlReport } from '../helpers/seed-report.ts';
 import { createTestEnv, type TestEnv } from '../helpers/test-env.ts';
-
-interface RawResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: any;
-}
-
-/**
- * Writes the request bytes as they are and collects the answer until the server closes the
- * connection (or `waitMs` passes: then whatever arrived is returned, possibly nothing).
- */
-function rawRequest(api: string, request: string | Buffer | Array<string | Buffer>, waitMs = 10_000): Promise<RawResponse> {
-  const { hostname, port } = new URL(api);
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    const socket = connect(Number(port), hostname, () => {
-      for (const part of Array.isArray(request) ? request : [request]) socket.write(part);
-    });
-    const timer = setTimeout(() => socket.destroy(), waitMs);
-    socket.on('data', (d) => chunks.push(d));
-    // The server answers before reading everything and then closes, so a reset may follow the answer.
-    socket.on('error', () => {});
-    socket.on('close', () => {
-      clearTimeout(timer);
-      resolve(parseResponse(Buffer.concat(chunks).toString('utf8')));
-    });
-  });
-}
-
-function parseResponse(raw: string): RawResponse {
-  const split = raw.indexOf('\r\n\r\n');
-  const [statusLine = '', ...lines] = (split < 0 ? raw : raw.slice(0, split)).split('\r\n');
-  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).trim().toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
-  const text = split < 0 ? '' : raw.slice(split + 4);
-  return { status: Number(statusLine.split(' ')[1] ?? 0), headers, body: headers['content-type']?.includes('json') ? JSON.parse(text) : text };
-}
 
 function expectRawProblem(res: RawResponse, status: number, code: string) {
   expect(res.status).toBe(status);
@@ -88,6 +52,25 @@ describe('API hardening: every answer is problem+json', () => {
     it('answers raw non-ASCII bytes in the request line with 400 bad_request', async () => {
       const request = Buffer.concat([Buffer.from('GET /api/scans/caf'), Buffer.from([0xc3, 0xa9]), Buffer.from(' HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')]);
       expectRawProblem(await rawRequest(env.api, request), 400, 'bad_request');
+    });
+
+    it.each([
+      ['a backslash in the path', 'GET /api/sites/..\\..\\etc\\passwd/crawls HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'],
+      ['a lone backslash', 'GET /\\ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'],
+      ['a target that is neither a path nor a URL', 'GET * HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'],
+      ['no Host header', 'GET /healthz HTTP/1.1\r\n\r\n'],
+      ['a Host that is not a host name', 'GET /healthz HTTP/1.1\r\nHost: a\\b\r\n\r\n'],
+      ['CONNECT', 'CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\n\r\n'],
+    ])('answers a request the HTTP adapter refuses (%s) with 400 bad_request', async (_name, request) => {
+      const res = await rawRequest(env.api, request);
+      expectRawProblem(res, 400, 'bad_request');
+      expect(res.body.requestId).toBe(res.headers['x-request-id']);
+    });
+
+    it("echoes the client's X-Request-Id on an answer the adapter makes", async () => {
+      const res = await rawRequest(env.api, 'GET /a\\b HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Request-Id: trace-42\r\n\r\n');
+      expect(res.status).toBe(400);
+      expect(res.headers['x-request-id']).toBe('trace-42');
     });
 
     it('still answers a well-formed request on the same server', async () => {
