@@ -90,7 +90,8 @@ export function createApp(deps: AppDeps) {
         'paginated like the other lists and default to the latest crawl that ended with results; every site issue carries its `groupKey`. ' +
         'Reports: a bad `format` is 400 `invalid_query`, a code added beside `validation_error` because issue 11 names it. ' +
         `Requests refused before any route are problem+json too, and close the connection: the request line (URL included) and headers may be at most ${maxHeaderSize} bytes together, beyond that 431 \`headers_too_large\` (so an overlong URL is 431, never 414); ` +
-        'bytes that are not HTTP/1.1 (e.g. raw non-ASCII in the request line) are 400 `bad_request`; headers not received in time 408 `request_timeout`. ' +
+        'bytes that are not HTTP/1.1 (e.g. raw non-ASCII in the request line), a request target that cannot be read as a URL (a raw backslash in the path, `*`), ' +
+        'a missing or malformed Host header, and CONNECT are 400 `bad_request`; headers not received in time 408 `request_timeout`. ' +
         'A JSON body that a route requires (POST /api/scans, POST /api/sites, PATCH of an issue) must be sent: an empty one, or none, is 400 `validation_error` naming the missing fields. ' +
         'Strings in a body must not contain NUL (\\u0000) or unpaired surrogates (400 `validation_error` with the JSON path). The 1 MiB body limit counts bytes as they arrive, ' +
         'so a chunked body is answered 413 as soon as it passes 1 MiB, and the connection is closed. ' +
