@@ -56,6 +56,17 @@ export const configSchema = z.object({
   CRAWL_RATE_LIMIT: intIn(0, 1_000_000, 20),
   API_KEYS: z.string().optional(),
   TRUST_PROXY: bool,
+  // Issue 28 (API side): who may talk to an API without keys, and what one client or process may hold.
+  /**
+   * Host names (or `host:port`) an API without API_KEYS answers for besides the address it is
+   * bound to, localhost and loopback literals: e.g. the name a reverse proxy forwards. Any other
+   * Host is refused (421), which defeats DNS rebinding.
+   */
+  API_ALLOWED_HOSTS: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/, 'host names or host:port pairs, e.g. audit.example.org or audit.example.org:8443'))),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** 32 bytes (64 hex digits or base64) that encrypt sites' login secrets at rest; `npm start` keeps one in DATA_DIR when unset. */
   SECRETS_KEY: z
@@ -104,6 +115,9 @@ export interface Config {
   readonly crawlRateLimit: number;
   readonly apiKeys: readonly string[];
   readonly trustProxy: boolean;
+  // Issue 28 (API side)
+  /** Extra Host values an API without API_KEYS answers for (`name` any port, or `name:port`). */
+  readonly apiAllowedHosts: readonly string[];
   readonly logLevel: RawConfig['LOG_LEVEL'];
   /** Encrypts sites' authentication set-ups; unset, they cannot be stored (the API says so). */
   readonly secretsKey: SecretsKey | undefined;
@@ -158,6 +172,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     crawlRateLimit: c.CRAWL_RATE_LIMIT,
     apiKeys: Object.freeze(apiKeys),
     trustProxy: c.TRUST_PROXY,
+    // Issue 28 (API side)
+    apiAllowedHosts: Object.freeze(c.API_ALLOWED_HOSTS),
     logLevel: c.LOG_LEVEL,
     secretsKey: c.SECRETS_KEY,
   });

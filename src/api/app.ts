@@ -6,7 +6,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { AppDeps, HonoEnv } from './env.ts';
 import { ApiError, isUnavailable, problemResponse, validationError, type ApiErrorCode } from './errors.ts';
 import { jsonBody } from './json-body.ts';
-import { bearerAuth, requestContext } from './middleware.ts';
+import { bearerAuth, browserGuard, GUARD_OPEN_PATHS, requestContext, STATE_CHANGING_METHODS } from './middleware.ts';
 import { docsRoutes } from './routes/docs.routes.ts';
 import { exportRoutes } from './routes/exports.routes.ts';
 import { issueGroupRoutes } from './routes/issue-groups.routes.ts';
@@ -20,12 +20,32 @@ import { siteRoutes } from './routes/sites.routes.ts';
 const STATUS_CODES: Record<number, ApiErrorCode> = {
   400: 'validation_error',
   401: 'unauthorized',
+  403: 'forbidden',
   404: 'not_found',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
   429: 'rate_limited',
   503: 'service_unavailable',
 };
+
+const problemRef = (description: string) => ({ description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } });
+
+/**
+ * Adds browserGuard's answers (421 on every route it covers, 403 on those that change state) to
+ * the generated document, so that no route can forget to list them.
+ */
+function withGuardResponses<T extends { paths?: object }>(doc: T): T {
+  for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Record<string, unknown>>)) {
+    if (GUARD_OPEN_PATHS.has(path)) continue;
+    for (const [method, op] of Object.entries(item)) {
+      const responses = (op as { responses?: Record<string, unknown> }).responses;
+      if (!responses) continue;
+      responses['421'] ??= problemRef('Without API_KEYS: the Host header is not one this API answers for (misdirected_request)');
+      if (STATE_CHANGING_METHODS.has(method.toUpperCase())) responses['403'] ??= problemRef('Without API_KEYS: a cross-site browser request that changes state (forbidden)');
+    }
+  }
+  return doc;
+}
 
 /** The one place that turns a thrown error into a problem+json answer. */
 export function handleError(err: Error, c: Context<HonoEnv>): Response {
@@ -57,6 +77,7 @@ export function createApp(deps: AppDeps) {
     },
   });
   app.use('*', requestContext(deps.logger));
+  app.use('*', browserGuard(deps.config));
   app.use('/api/*', bearerAuth(deps.config.apiKeys));
   app.use('/api/*', jsonBody());
 
@@ -75,8 +96,8 @@ export function createApp(deps: AppDeps) {
     scheme: 'bearer',
     description: 'Required on /api routes when the server has API_KEYS set; otherwise the API is open and binds to loopback.',
   });
-  app.doc31('/openapi.json', {
-    openapi: '3.1.0',
+  const document = {
+    openapi: '3.1.0' as const,
     info: {
       title: 'a11y-audit API',
       version: '1.0.0',
@@ -98,10 +119,17 @@ export function createApp(deps: AppDeps) {
         'Starting a scan or crawl workflow: 503 `service_unavailable` only when Temporal cannot be reached; a workflow id that already exists is 409 `already_started` ' +
         '(a code added beside the contract\'s), any other refusal 500 `internal_error`; in every case nothing is written. ' +
         'Rate limits (POST /api/scans: SCAN_RATE_LIMIT, POST /api/sites/{id}/crawl: CRAWL_RATE_LIMIT, per hour) count a client by its address: with TRUST_PROXY the right-most ' +
-        'X-Forwarded-For entry, and an IPv6 client by its /64.',
+        'X-Forwarded-For entry, and an IPv6 client by its /64. ' +
+        'Without API_KEYS the API answers only requests meant for it: a Host header other than `localhost` or a loopback literal on the port the request came in on, ' +
+        'the address or name the API is bound to on that port (any IP literal when bound to a wildcard address such as 0.0.0.0), or a name in API_ALLOWED_HOSTS ' +
+        '(`name`: any port; `name:port`) is 421 `misdirected_request` (a DNS name rebound to this address is refused); and a POST, PUT, PATCH or DELETE that a browser ' +
+        'marks as cross-site (`Sec-Fetch-Site` other than `same-origin` or `none`, or an `Origin` that is not the API\'s own host and port) is 403 `forbidden`. ' +
+        'GET /healthz and GET /readyz answer any Host. With API_KEYS neither check applies.',
     },
-    security: [{ bearerAuth: [] }, {}],
-  });
+    security: [{ bearerAuth: [] }, {}] as Array<Record<string, string[]>>,
+  };
+  // Generated per request like doc31 does; the guard's answers are added to every route it covers.
+  app.get('/openapi.json', (c) => c.json(withGuardResponses(app.getOpenAPI31Document(document))));
 
   app.notFound((c) => problemResponse(c, new ApiError('not_found', `no route for ${c.req.method} ${c.req.path}`)));
   app.onError(handleError);

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawlWorkflowId } from '../../src/shared/search-attributes.ts';
 import { rawRequest, type RawResponse } from '../helpers/raw-http.ts';
@@ -18,6 +19,24 @@ async function problem(res: Response, status: number, code: string) {
   expect(body).toMatchObject({ status, code, type: `/problems/${code.replaceAll('_', '-')}` });
   expect(res.status).toBe(status);
   return body;
+}
+
+/** A request with the headers given, Host included (fetch may not set Host; http.request may). */
+function hostRequest(api: string, path: string, opts: { method?: string; headers?: Record<string, string> } = {}): Promise<RawResponse> {
+  const { hostname, port } = new URL(api);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: hostname, port, path, method: opts.method ?? 'GET', headers: opts.headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (d) => chunks.push(d));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, String(v)]));
+        resolve({ status: res.statusCode ?? 0, headers, body: headers['content-type']?.includes('json') ? JSON.parse(text) : text, raw: text });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 const chunk = (data: string) => `${Buffer.byteLength(data).toString(16)}\r\n${data}\r\n`;
@@ -138,11 +157,11 @@ describe('API hardening: every answer is problem+json', () => {
   });
 
   describe('the 1 MiB body limit', () => {
-    const chunkedHead = 'POST /api/sites HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
+    const chunkedHead = () => `POST /api/sites HTTP/1.1\r\nHost: ${new URL(env.api).host}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
 
     it('answers 413 as soon as a chunked body passes 1 MiB, without waiting for its end', async () => {
       // 1.5 MiB of a body that never ends: no terminating chunk is ever sent.
-      const parts = [chunkedHead, ...Array.from({ length: 24 }, () => chunk(' '.repeat(64 * 1024)))];
+      const parts = [chunkedHead(), ...Array.from({ length: 24 }, () => chunk(' '.repeat(64 * 1024)))];
       const res = await rawRequest(env.api, parts, 10_000);
       expectRawProblem(res, 413, 'payload_too_large');
       expect(res.headers.connection).toBe('close');
@@ -153,6 +172,129 @@ describe('API hardening: every answer is problem+json', () => {
       const res = await fetch(env.api + issuePath, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit);
       expect(res.status).toBe(200);
       expect((await res.json()).statusHistory.at(-1)).toMatchObject({ to: 'dismissed', note: 'sent chunked', changedBy: 'user' });
+    });
+  });
+
+  describe('an API without API_KEYS answers only requests meant for it (DNS rebinding, cross-site requests)', () => {
+    const port = () => new URL(env.api).port;
+    let crawlPath: string;
+    beforeAll(async () => {
+      const seeded = await seedCrawlReport(env.db, { pages: 1, issuesPerPage: 1 });
+      crawlPath = `/api/sites/${seeded.siteId}/crawls/${seeded.crawlId}`;
+    });
+
+    it.each([
+      ['a rebound DNS name', () => `attacker.example:${port()}`],
+      ['a rebound DNS name without a port', () => 'attacker.example'],
+      ['localhost on another port', () => 'localhost:1'],
+      ['a loopback literal on another port', () => '127.0.0.1:8080'],
+      ['another IP address (the API is bound to loopback)', () => `192.0.2.7:${port()}`],
+      ['a name with a trailing dot', () => `localhost.:${port()}`],
+    ])('refuses a Host that is %s with 421 misdirected_request, reads and writes alike', async (_name, host) => {
+      for (const [method, path] of [['GET', '/api/sites'], ['GET', crawlPath], ['POST', `${crawlPath}/cancel`], ['GET', '/openapi.json']] as const) {
+        const res = await hostRequest(env.api, path, { method, headers: { host: host() } });
+        expectRawProblem(res, 421, 'misdirected_request');
+      }
+    });
+
+    it.each([
+      ['the bound address', () => `127.0.0.1:${port()}`],
+      ['localhost', () => `localhost:${port()}`],
+      ['LOCALHOST in capitals', () => `LOCALHOST:${port()}`],
+      ['another loopback literal', () => `127.0.0.2:${port()}`],
+      ['the IPv6 loopback literal', () => `[::1]:${port()}`],
+    ])('answers a Host that is %s', async (_name, host) => {
+      const res = await hostRequest(env.api, '/api/sites', { headers: { host: host() } });
+      expect(res.status).toBe(200);
+      expect(Array.isArray(res.body)).toBe(true);
+    });
+
+    it('lists 421 on every route but the health ones, and 403 on those that change state, in the OpenAPI document', async () => {
+      const doc = await (await env.request('/openapi.json')).json();
+      for (const [path, item] of Object.entries<Record<string, { responses: Record<string, unknown> }>>(doc.paths)) {
+        for (const [method, op] of Object.entries(item)) {
+          expect(Boolean(op.responses['421']), `${method} ${path}`).toBe(!['/healthz', '/readyz'].includes(path));
+          expect(Boolean(op.responses['403']), `${method} ${path}`).toBe(['post', 'put', 'patch', 'delete'].includes(method));
+        }
+      }
+      expect(doc.info.description).toContain('misdirected_request');
+      expect(doc.info.description).toContain('API_ALLOWED_HOSTS');
+    });
+
+    it('keeps the health routes open to any Host (probes call them by any address)', async () => {
+      for (const path of ['/healthz', '/readyz']) {
+        expect((await hostRequest(env.api, path, { headers: { host: 'attacker.example' } })).status).toBe(200);
+      }
+    });
+
+    it('answers the names in API_ALLOWED_HOSTS (a reverse proxy), on any port or the one given', async () => {
+      const api = await env.startApi({ config: { ...env.config, apiAllowedHosts: ['audit.example.org', 'other.example.org:8443'] } });
+      try {
+        expect((await hostRequest(api.api, '/api/sites', { headers: { host: 'audit.example.org' } })).status).toBe(200);
+        expect((await hostRequest(api.api, '/api/sites', { headers: { host: 'audit.example.org:8080' } })).status).toBe(200);
+        expect((await hostRequest(api.api, '/api/sites', { headers: { host: 'other.example.org:8443' } })).status).toBe(200);
+        expectRawProblem(await hostRequest(api.api, '/api/sites', { headers: { host: 'other.example.org' } }), 421, 'misdirected_request');
+        expectRawProblem(await hostRequest(api.api, '/api/sites', { headers: { host: 'evil.audit.example.org' } }), 421, 'misdirected_request');
+        // Behind a TLS proxy: the origin is https and the Host carries no port.
+        const viaProxy = await hostRequest(api.api, `${crawlPath}/cancel`, { method: 'POST', headers: { host: 'audit.example.org', origin: 'https://audit.example.org' } });
+        expect(viaProxy.status).toBe(409);
+      } finally {
+        await api.close();
+      }
+    });
+
+    it('answers any IP literal, but no other name, when bound to a wildcard address', async () => {
+      const api = await env.startApi({ config: { ...env.config, host: '0.0.0.0' } });
+      try {
+        const p = new URL(api.api).port;
+        expect((await hostRequest(api.api, '/api/sites', { headers: { host: `192.0.2.7:${p}` } })).status).toBe(200);
+        expect((await hostRequest(api.api, '/api/sites', { headers: { host: `[2001:db8::1]:${p}` } })).status).toBe(200);
+        expectRawProblem(await hostRequest(api.api, '/api/sites', { headers: { host: `attacker.example:${p}` } }), 421, 'misdirected_request');
+      } finally {
+        await api.close();
+      }
+    });
+
+    it('takes any Host once API_KEYS is set: a foreign page cannot send the key', async () => {
+      const api = await env.startApi({ config: { ...env.config, apiKeys: ['k1'] } });
+      try {
+        const res = await hostRequest(api.api, '/api/sites', { headers: { host: 'api.example.org', authorization: 'Bearer k1' } });
+        expect(res.status).toBe(200);
+        const crossSite = await hostRequest(api.api, `${crawlPath}/cancel`, { method: 'POST', headers: { 'sec-fetch-site': 'cross-site', authorization: 'Bearer k1' } });
+        expect(crossSite.status).toBe(409);
+      } finally {
+        await api.close();
+      }
+    });
+
+    it.each([
+      ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }],
+      ['Sec-Fetch-Site: same-site (another port of the same host)', { 'sec-fetch-site': 'same-site' }],
+      ['a foreign Origin', { origin: 'http://attacker.example' }],
+      ['the origin of another port', { origin: 'http://127.0.0.1:1' }],
+      ['Origin: null (a sandboxed frame)', { origin: 'null' }],
+    ])('refuses a state-changing request with %s: 403 forbidden, and nothing changes', async (_name, headers) => {
+      const seeded = await seedCrawlReport(env.db, { pages: 1, issuesPerPage: 1 });
+      const crawls = await env.db.selectFrom('crawls').select('id').where('site_id', '=', seeded.siteId).execute();
+      expectRawProblem(await hostRequest(env.api, `/api/sites/${seeded.siteId}/crawl`, { method: 'POST', headers }), 403, 'forbidden');
+      const issue = await env.db.selectFrom('issues').select(['id', 'status']).where('site_id', '=', seeded.siteId).executeTakeFirstOrThrow();
+      const patch = await hostRequest(env.api, `/api/sites/${seeded.siteId}/issues/${issue.id}`, { method: 'PATCH', headers: { ...headers, 'content-type': 'application/json' } });
+      expectRawProblem(patch, 403, 'forbidden');
+      expectRawProblem(await hostRequest(env.api, `/api/sites/${seeded.siteId}/schedule`, { method: 'DELETE', headers }), 403, 'forbidden');
+      expect(await env.db.selectFrom('crawls').select('id').where('site_id', '=', seeded.siteId).execute()).toEqual(crawls);
+      // Reads stay open to them: the same-origin policy keeps their answers from a foreign page.
+      expect((await hostRequest(env.api, `/api/sites/${seeded.siteId}`, { headers })).status).toBe(200);
+    });
+
+    it.each([
+      ['Sec-Fetch-Site: same-origin', { 'sec-fetch-site': 'same-origin' }],
+      ['Sec-Fetch-Site: none (typed by the user)', { 'sec-fetch-site': 'none' }],
+      ["the API's own Origin", { origin: 'http://127.0.0.1:PORT' }],
+      ['no browser headers at all (curl, the CLI)', {}],
+    ])('lets a state-changing request with %s through', async (_name, headers) => {
+      const h = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v.replace('PORT', port())]));
+      const res = await hostRequest(env.api, `${crawlPath}/cancel`, { method: 'POST', headers: h });
+      expectRawProblem(res, 409, 'already_finished');
     });
   });
 });
