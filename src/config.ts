@@ -67,6 +67,10 @@ export const configSchema = z.object({
     .optional()
     .transform((v) => (v ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))
     .pipe(z.array(z.string().regex(/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/, 'host names or host:port pairs, e.g. audit.example.org or audit.example.org:8443'))),
+  /** POST /api/sites per client and hour (0 = off): each resolves a host name and may write a site. */
+  SITE_RATE_LIMIT: intIn(0, 1_000_000, 60),
+  /** PUT /api/sites/{id}/schedule per client and hour (0 = off): each creates or rewrites a Temporal Schedule. */
+  SCHEDULE_RATE_LIMIT: intIn(0, 1_000_000, 30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** 32 bytes (64 hex digits or base64) that encrypt sites' login secrets at rest; `npm start` keeps one in DATA_DIR when unset. */
   SECRETS_KEY: z
@@ -118,6 +122,10 @@ export interface Config {
   // Issue 28 (API side)
   /** Extra Host values an API without API_KEYS answers for (`name` any port, or `name:port`). */
   readonly apiAllowedHosts: readonly string[];
+  /** Site creations (POST /api/sites) per client and hour (0 = off). */
+  readonly siteRateLimit: number;
+  /** Schedule writes (PUT …/schedule) per client and hour (0 = off). */
+  readonly scheduleRateLimit: number;
   readonly logLevel: RawConfig['LOG_LEVEL'];
   /** Encrypts sites' authentication set-ups; unset, they cannot be stored (the API says so). */
   readonly secretsKey: SecretsKey | undefined;
@@ -174,6 +182,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: c.TRUST_PROXY,
     // Issue 28 (API side)
     apiAllowedHosts: Object.freeze(c.API_ALLOWED_HOSTS),
+    siteRateLimit: c.SITE_RATE_LIMIT,
+    scheduleRateLimit: c.SCHEDULE_RATE_LIMIT,
     logLevel: c.LOG_LEVEL,
     secretsKey: c.SECRETS_KEY,
   });

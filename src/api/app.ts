@@ -118,7 +118,8 @@ export function createApp(deps: AppDeps) {
         'so a chunked body is answered 413 as soon as it passes 1 MiB, and the connection is closed. ' +
         'Starting a scan or crawl workflow: 503 `service_unavailable` only when Temporal cannot be reached; a workflow id that already exists is 409 `already_started` ' +
         '(a code added beside the contract\'s), any other refusal 500 `internal_error`; in every case nothing is written. ' +
-        'Rate limits (POST /api/scans: SCAN_RATE_LIMIT, POST /api/sites/{id}/crawl: CRAWL_RATE_LIMIT, per hour) count a client by its address: with TRUST_PROXY the right-most ' +
+        'Rate limits (POST /api/scans: SCAN_RATE_LIMIT, POST /api/sites/{id}/crawl: CRAWL_RATE_LIMIT, POST /api/sites: SITE_RATE_LIMIT, PUT /api/sites/{id}/schedule: ' +
+        'SCHEDULE_RATE_LIMIT, per hour, kept in the database and shared by every API process) count a client by its address: with TRUST_PROXY the right-most ' +
         'X-Forwarded-For entry, and an IPv6 client by its /64. ' +
         'Without API_KEYS the API answers only requests meant for it: a Host header other than `localhost` or a loopback literal on the port the request came in on, ' +
         'the address or name the API is bound to on that port (any IP literal when bound to a wildcard address such as 0.0.0.0), or a name in API_ALLOWED_HOSTS ' +

@@ -89,7 +89,7 @@ const WINDOW_SECONDS = 3600;
  * Fixed one-hour windows counted in PostgreSQL, so every API process shares one count.
  * The increment is one atomic upsert; old windows are swept now and then.
  */
-export function rateLimit(opts: { db: Database; config: Config; name: string; limit: number }): MiddlewareHandler<HonoEnv> {
+export function rateLimit(opts: { db: Database; config: Config; name: string; limit: number; what: string }): MiddlewareHandler<HonoEnv> {
   return async (c, next) => {
     if (opts.limit <= 0) return next();
     const bucket = rateLimitBucket(clientIp(c, opts.config.trustProxy));
@@ -104,7 +104,7 @@ export function rateLimit(opts: { db: Database; config: Config; name: string; li
       'RateLimit-Reset': String(reset),
     };
     if (count > opts.limit) {
-      throw new ApiError('rate_limited', `at most ${opts.limit} ${opts.name === 'crawl' ? 'crawl starts' : 'requests'} per hour; try again in ${reset} seconds`, {
+      throw new ApiError('rate_limited', `at most ${opts.limit} ${opts.what} per hour; try again in ${reset} seconds`, {
         headers: { ...headers, 'Retry-After': String(reset) },
       });
     }

@@ -85,7 +85,7 @@ const cancelScan = createRoute({
 
 export function scanRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<HonoEnv>();
-  const limiter = rateLimit({ db: deps.db, config: deps.config, name: 'scan', limit: deps.config.scanRateLimit });
+  const limiter = rateLimit({ db: deps.db, config: deps.config, name: 'scan', limit: deps.config.scanRateLimit, what: 'requests' });
   app.use('/api/scans', (c, next) => (c.req.method === 'POST' ? limiter(c, next) : next()));
 
   app.openapi(createScan, async (c) => {

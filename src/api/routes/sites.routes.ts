@@ -24,8 +24,11 @@ export function siteRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<HonoEnv>();
   const json = jsonContent;
   const siteOr404 = (id: string) => requireSite(deps, id);
-  const crawlLimiter = rateLimit({ db: deps.db, config: deps.config, name: 'crawl', limit: deps.config.crawlRateLimit });
+  const crawlLimiter = rateLimit({ db: deps.db, config: deps.config, name: 'crawl', limit: deps.config.crawlRateLimit, what: 'crawl starts' });
   app.use('/api/sites/:id/crawl', (c, next) => (c.req.method === 'POST' ? crawlLimiter(c, next) : next()));
+  // Each creation resolves a host name and may write a row: unbounded, a client could fill the table.
+  const siteLimiter = rateLimit({ db: deps.db, config: deps.config, name: 'site', limit: deps.config.siteRateLimit, what: 'site creations' });
+  app.use('/api/sites', (c, next) => (c.req.method === 'POST' ? siteLimiter(c, next) : next()));
   /** The crawl's row, or, between the start and its first step, the crawl as its workflow shows it (queued). */
   async function crawlOr404(siteId: string, crawlId: string) {
     await siteOr404(siteId);
@@ -40,9 +43,11 @@ export function siteRoutes(deps: AppDeps) {
       path: '/api/sites',
       tags: ['Sites'],
       summary: 'Add a site (or get the one of that host name)',
-      description: 'A site is identified by its lower-cased host name (IDN as punycode). 201 with a new site, 200 with the existing one; `baseUrl` keeps the scheme, host and port first given.',
+      description:
+        'A site is identified by its lower-cased host name (IDN as punycode). 201 with a new site, 200 with the existing one; `baseUrl` keeps the scheme, host and port first given. ' +
+        'Limited per client (SITE_RATE_LIMIT an hour, default 60; every request counts, also one that finds the site existing) with the same RateLimit headers and 429 as POST /api/scans.',
       request: { body: { required: true, content: { 'application/json': { schema: CreateSiteBody } } } },
-      responses: { 201: json(SiteSchema, 'Created'), 200: json(SiteSchema, 'Existing site'), ...problemResponses(400, 401, 413, 415, 503) },
+      responses: { 201: json(SiteSchema, 'Created'), 200: json(SiteSchema, 'Existing site'), ...problemResponses(400, 401, 413, 415, 429, 503) },
     }),
     async (c) => {
       const { url } = c.req.valid('json');
