@@ -71,6 +71,10 @@ export const configSchema = z.object({
   SITE_RATE_LIMIT: intIn(0, 1_000_000, 60),
   /** PUT /api/sites/{id}/schedule per client and hour (0 = off): each creates or rewrites a Temporal Schedule. */
   SCHEDULE_RATE_LIMIT: intIn(0, 1_000_000, 30),
+  /** Report exports one API process renders at once (0 = no cap): each streams from a pooled database connection. */
+  EXPORT_CONCURRENCY: intIn(0, 1000, 4),
+  /** An export whose client takes no byte for this long, while bytes wait for it, is ended and its cursor closed. */
+  EXPORT_STALL_MS: intIn(1000, 3_600_000, 30_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** 32 bytes (64 hex digits or base64) that encrypt sites' login secrets at rest; `npm start` keeps one in DATA_DIR when unset. */
   SECRETS_KEY: z
@@ -126,6 +130,10 @@ export interface Config {
   readonly siteRateLimit: number;
   /** Schedule writes (PUT …/schedule) per client and hour (0 = off). */
   readonly scheduleRateLimit: number;
+  /** Report exports rendered at once by one API process (0 = no cap). */
+  readonly exportConcurrency: number;
+  /** How long an export may wait on a client that reads nothing before it is ended. */
+  readonly exportStallMs: number;
   readonly logLevel: RawConfig['LOG_LEVEL'];
   /** Encrypts sites' authentication set-ups; unset, they cannot be stored (the API says so). */
   readonly secretsKey: SecretsKey | undefined;
@@ -184,6 +192,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     apiAllowedHosts: Object.freeze(c.API_ALLOWED_HOSTS),
     siteRateLimit: c.SITE_RATE_LIMIT,
     scheduleRateLimit: c.SCHEDULE_RATE_LIMIT,
+    exportConcurrency: c.EXPORT_CONCURRENCY,
+    exportStallMs: c.EXPORT_STALL_MS,
     logLevel: c.LOG_LEVEL,
     secretsKey: c.SECRETS_KEY,
   });

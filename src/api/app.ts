@@ -3,6 +3,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { createApiLimits } from './concurrency.ts';
 import type { AppDeps, HonoEnv } from './env.ts';
 import { ApiError, isUnavailable, problemResponse, validationError, type ApiErrorCode } from './errors.ts';
 import { jsonBody } from './json-body.ts';
@@ -76,6 +77,8 @@ export function createApp(deps: AppDeps) {
       if (!result.success) throw validationError(result.error.issues, result.target);
     },
   });
+  // This process's own capacity (exports, event streams): one set per app, never module state.
+  const limits = createApiLimits(deps.config);
   app.use('*', requestContext(deps.logger));
   app.use('*', browserGuard(deps.config));
   app.use('/api/*', bearerAuth(deps.config.apiKeys));
@@ -89,7 +92,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', siteContentRoutes(deps));
   app.route('/', issueGroupRoutes(deps));
   app.route('/', scheduleRoutes(deps));
-  app.route('/', exportRoutes(deps));
+  app.route('/', exportRoutes(deps, limits));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

@@ -22,6 +22,7 @@ export const ERRORS = {
   payload_too_large: { status: 413, title: 'Request body too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   rate_limited: { status: 429, title: 'Too many requests' },
+  concurrency_limited: { status: 429, title: 'Too many at once' },
   headers_too_large: { status: 431, title: 'Request headers too large' },
   internal_error: { status: 500, title: 'Internal server error' },
   service_unavailable: { status: 503, title: 'Service unavailable' },

@@ -21,6 +21,7 @@ describe('error table', () => {
       payload_too_large: 413,
       unsupported_media_type: 415,
       rate_limited: 429,
+      concurrency_limited: 429,
       headers_too_large: 431,
       internal_error: 500,
       service_unavailable: 503,

@@ -91,7 +91,7 @@ export function problemResponses(...statuses: number[]) {
     413: 'Body over 1 MiB',
     415: 'Body is not application/json',
     421: 'Without API_KEYS: the Host header is not one this API answers for (misdirected_request)',
-    429: 'Rate limit hit; see Retry-After',
+    429: 'Rate limit (rate_limited) or this process\'s cap on work at once (concurrency_limited) hit; see Retry-After',
     500: 'Unexpected failure (internal_error); nothing was written',
     503: 'Database or Temporal unreachable',
   };
