@@ -75,6 +75,10 @@ export const configSchema = z.object({
   EXPORT_CONCURRENCY: intIn(0, 1000, 4),
   /** An export whose client takes no byte for this long, while bytes wait for it, is ended and its cursor closed. */
   EXPORT_STALL_MS: intIn(1000, 3_600_000, 30_000),
+  /** Event streams (…/events) one client may hold open at once in one API process (0 = no cap). */
+  EVENT_STREAMS_PER_CLIENT: intIn(0, 100_000, 10),
+  /** Event streams one API process serves at once (0 = no cap): each re-reads its row every 2 s. */
+  EVENT_STREAMS_MAX: intIn(0, 1_000_000, 100),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** 32 bytes (64 hex digits or base64) that encrypt sites' login secrets at rest; `npm start` keeps one in DATA_DIR when unset. */
   SECRETS_KEY: z
@@ -134,6 +138,10 @@ export interface Config {
   readonly exportConcurrency: number;
   /** How long an export may wait on a client that reads nothing before it is ended. */
   readonly exportStallMs: number;
+  /** Event streams one client may hold open at once in one API process (0 = no cap). */
+  readonly eventStreamsPerClient: number;
+  /** Event streams one API process serves at once (0 = no cap). */
+  readonly eventStreamsMax: number;
   readonly logLevel: RawConfig['LOG_LEVEL'];
   /** Encrypts sites' authentication set-ups; unset, they cannot be stored (the API says so). */
   readonly secretsKey: SecretsKey | undefined;
@@ -194,6 +202,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     scheduleRateLimit: c.SCHEDULE_RATE_LIMIT,
     exportConcurrency: c.EXPORT_CONCURRENCY,
     exportStallMs: c.EXPORT_STALL_MS,
+    eventStreamsPerClient: c.EVENT_STREAMS_PER_CLIENT,
+    eventStreamsMax: c.EVENT_STREAMS_MAX,
     logLevel: c.LOG_LEVEL,
     secretsKey: c.SECRETS_KEY,
   });

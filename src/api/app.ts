@@ -86,8 +86,8 @@ export function createApp(deps: AppDeps) {
 
   app.route('/', healthRoutes(deps));
   app.route('/', docsRoutes());
-  app.route('/', scanRoutes(deps));
-  app.route('/', siteRoutes(deps));
+  app.route('/', scanRoutes(deps, limits));
+  app.route('/', siteRoutes(deps, limits));
   app.route('/', siteAuthRoutes(deps));
   app.route('/', siteContentRoutes(deps));
   app.route('/', issueGroupRoutes(deps));
@@ -128,7 +128,12 @@ export function createApp(deps: AppDeps) {
         'the address or name the API is bound to on that port (any IP literal when bound to a wildcard address such as 0.0.0.0), or a name in API_ALLOWED_HOSTS ' +
         '(`name`: any port; `name:port`) is 421 `misdirected_request` (a DNS name rebound to this address is refused); and a POST, PUT, PATCH or DELETE that a browser ' +
         'marks as cross-site (`Sec-Fetch-Site` other than `same-origin` or `none`, or an `Origin` that is not the API\'s own host and port) is 403 `forbidden`. ' +
-        'GET /healthz and GET /readyz answer any Host. With API_KEYS neither check applies.',
+        'GET /healthz and GET /readyz answer any Host. With API_KEYS neither check applies. ' +
+        'Besides the hourly rate limits, one API process caps what runs at once: report exports (EXPORT_CONCURRENCY, default 4) and event streams ' +
+        '(EVENT_STREAMS_MAX in all, default 100; EVENT_STREAMS_PER_CLIENT, default 10); beyond a cap the answer is 429 `concurrency_limited` (a code added beside ' +
+        '`rate_limited`: nothing is used up, retry after `Retry-After` seconds, 5 for exports and 10 for streams). An export whose client reads nothing for ' +
+        'EXPORT_STALL_MS (default 30 s) while bytes wait for it is ended by closing the connection. An event stream ends with an `end` event (see the events routes) ' +
+        'when its run will not change any more although it has not ended (its workflow no longer runs), or after 30 minutes.',
     },
     security: [{ bearerAuth: [] }, {}] as Array<Record<string, string[]>>,
   };

@@ -60,12 +60,18 @@ export class KeyedSlots {
   }
 }
 
-/** What one API process lets run at once. */
+/** What one API process lets run at once: report exports, and event streams in all and per client. */
 export interface ApiLimits {
   exports: Slots;
+  streams: Slots;
+  streamsPerClient: KeyedSlots;
 }
 
 /** One set per app (createApp): counters are never module state, so two apps in one process do not share them. */
-export function createApiLimits(config: Pick<Config, 'exportConcurrency'>): ApiLimits {
-  return { exports: new Slots(config.exportConcurrency) };
+export function createApiLimits(config: Pick<Config, 'exportConcurrency' | 'eventStreamsMax' | 'eventStreamsPerClient'>): ApiLimits {
+  return {
+    exports: new Slots(config.exportConcurrency),
+    streams: new Slots(config.eventStreamsMax),
+    streamsPerClient: new KeyedSlots(config.eventStreamsPerClient),
+  };
 }

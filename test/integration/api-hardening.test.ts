@@ -1,9 +1,10 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTargetPolicy } from '../../src/security/target-policy.ts';
 import { crawlWorkflowId } from '../../src/shared/search-attributes.ts';
 import { rawRequest, type RawResponse } from '../helpers/raw-http.ts';
 import { seedCrawlReport } from '../helpers/seed-report.ts';
-import { createTestEnv, type TestEnv } from '../helpers/test-env.ts';
+import { createTestEnv, pollUntil, type TestEnv } from '../helpers/test-env.ts';
 
 function expectRawProblem(res: RawResponse, status: number, code: string) {
   expect(res.status).toBe(status);
@@ -38,6 +39,53 @@ function hostRequest(api: string, path: string, opts: { method?: string; headers
     req.end();
   });
 }
+
+interface SseEvent {
+  id?: string;
+  event?: string;
+  retry?: number;
+  data: any;
+}
+
+/** Follows an event stream as it comes: `next()` is the next event, or undefined once the server ended the stream. */
+async function openEvents(url: string, headers: Record<string, string> = {}) {
+  const abort = new AbortController();
+  const res = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: abort.signal });
+  const reader = res.ok ? res.body!.getReader() : undefined;
+  const decoder = new TextDecoder();
+  let buffer = '';
+  return {
+    res,
+    async next(): Promise<SseEvent | undefined> {
+      for (;;) {
+        const split = buffer.indexOf('\n\n');
+        if (split >= 0) {
+          const block = buffer.slice(0, split);
+          buffer = buffer.slice(split + 2);
+          const ev: SseEvent = { data: undefined };
+          const data: string[] = [];
+          for (const line of block.split('\n')) {
+            if (line.startsWith('id: ')) ev.id = line.slice(4);
+            else if (line.startsWith('event: ')) ev.event = line.slice(7);
+            else if (line.startsWith('retry: ')) ev.retry = Number(line.slice(7));
+            else if (line.startsWith('data: ')) data.push(line.slice(6));
+          }
+          if (!data.length) continue; // the opening retry, keep-alive comments
+          ev.data = JSON.parse(data.join('\n'));
+          return ev;
+        }
+        const { done, value } = await reader!.read();
+        if (done) return undefined;
+        buffer += decoder.decode(value, { stream: true });
+      }
+    },
+    close: () => abort.abort(),
+  };
+}
+
+/** Resolves with `p`, or rejects once `ms` have passed. */
+const within = <T>(p: Promise<T>, ms: number, what: string) =>
+  Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms`)), ms))]);
 
 const chunk = (data: string) => `${Buffer.byteLength(data).toString(16)}\r\n${data}\r\n`;
 
@@ -295,6 +343,135 @@ describe('API hardening: every answer is problem+json', () => {
       const h = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v.replace('PORT', port())]));
       const res = await hostRequest(env.api, `${crawlPath}/cancel`, { method: 'POST', headers: h });
       expectRawProblem(res, 409, 'already_finished');
+    });
+  });
+
+  describe('event streams are bounded, and end when their run cannot move any more', () => {
+    let api: { api: string; close(): Promise<void> };
+    const opened: Array<{ close(): void }> = [];
+    beforeAll(async () => {
+      api = await env.startApi({
+        config: { ...env.config, trustProxy: true, eventStreamsPerClient: 2, eventStreamsMax: 3 },
+        policy: createTargetPolicy({ allowPrivate: true }),
+        eventTiming: { pollMs: 100, keepAliveMs: 1000, stuckCheckMs: 400 },
+      });
+    });
+    const scans: string[] = [];
+    afterAll(async () => {
+      for (const o of opened) o.close();
+      for (const id of scans) await env.temporal.workflow.getHandle(`scan-${id}`).terminate('test cleanup').catch(() => {});
+      await api?.close();
+    });
+
+    /** A single-page scan that stays queued: no worker polls this file's task queues. */
+    async function queuedScan(): Promise<string> {
+      const res = await fetch(`${api.api}/api/scans`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"url":"http://127.0.0.1:1/"}' });
+      expect(res.status).toBe(202);
+      const { id } = await res.json();
+      scans.push(id);
+      return id;
+    }
+    async function follow(scanId: string, client: string, headers: Record<string, string> = {}) {
+      const stream = await openEvents(`${api.api}/api/scans/${scanId}/events`, { 'x-forwarded-for': client, ...headers });
+      opened.push(stream);
+      return stream;
+    }
+
+    it('caps streams per client and per process with 429 concurrency_limited and Retry-After', async () => {
+      const scanId = await queuedScan();
+      const a1 = await follow(scanId, '203.0.113.1');
+      const a2 = await follow(scanId, '203.0.113.1');
+      for (const s of [a1, a2]) {
+        expect(s.res.status).toBe(200);
+        expect((await s.next())?.data.status).toBe('queued');
+      }
+      const a3 = await follow(scanId, '203.0.113.1');
+      expectRawProblem({ status: a3.res.status, headers: Object.fromEntries(a3.res.headers), body: await a3.res.json(), raw: '' }, 429, 'concurrency_limited');
+      expect(a3.res.headers.get('retry-after')).toBe('10');
+      const b1 = await follow(scanId, '203.0.113.2');
+      expect(b1.res.status).toBe(200);
+      // Three streams in this process: a new client is refused too.
+      const c1 = await follow(scanId, '203.0.113.3');
+      expect(c1.res.status).toBe(429);
+      expect((await c1.res.json()).detail).toContain('EVENT_STREAMS_MAX');
+      // A stream the client closes gives its places back.
+      a1.close();
+      b1.close();
+      const again = await pollUntil(
+        async () => {
+          const s = await follow(scanId, '203.0.113.1');
+          if (s.res.status !== 200) await s.res.body?.cancel();
+          return s;
+        },
+        (s) => s.res.status === 200,
+        { timeoutMs: 5000, everyMs: 100 },
+      );
+      expect((await again.next())?.data.status).toBe('queued');
+      for (const s of [a2, again]) s.close();
+    });
+
+    it("ends the stream of a scan whose workflow was terminated, with an end event that says so", async () => {
+      // The places of the streams closed above come back once the server notices.
+      const scanId = await queuedScan();
+      const stream = await pollUntil(
+        async () => {
+          const s = await follow(scanId, '203.0.113.10');
+          if (s.res.status !== 200) await s.res.body?.cancel();
+          return s;
+        },
+        (s) => s.res.status === 200,
+        { timeoutMs: 5000, everyMs: 100 },
+      );
+      const first = await stream.next();
+      expect(first).toMatchObject({ event: 'update', data: { id: scanId, status: 'queued' } });
+      // Queued with its workflow waiting for a worker: checked, and left open.
+      const pending = stream.next();
+      expect(await Promise.race([pending.then(() => 'an event'), new Promise((r) => setTimeout(() => r('still open'), 1500))])).toBe('still open');
+      await env.temporal.workflow.getHandle(`scan-${scanId}`).terminate('test: the scan can never start');
+      const end = await within(pending, 5000, 'end event');
+      expect(end).toMatchObject({ event: 'end', retry: 60000, data: { reason: 'workflow_not_running', workflowStatus: 'TERMINATED' } });
+      expect(end?.id).toBeUndefined();
+      expect(await within(stream.next(), 2000, 'end of stream')).toBeUndefined();
+      // The scan's row still says queued: the stream says why it ended instead of waiting for ever.
+      expect((await (await fetch(`${api.api}/api/scans/${scanId}`)).json()).status).toBe('queued');
+    });
+
+    it('ends the stream of a crawl left running by a workflow that is gone', async () => {
+      const seeded = await seedCrawlReport(env.db, { pages: 1, issuesPerPage: 1 });
+      const crawl = await env.db.insertInto('crawls').values({ site_id: seeded.siteId, max_pages: 10, status: 'running' }).returning('id').executeTakeFirstOrThrow();
+      const stream = await pollUntil(
+        async () => {
+          const s = await openEvents(`${api.api}/api/sites/${seeded.siteId}/crawls/${crawl.id}/events`, { 'x-forwarded-for': '203.0.113.20' });
+          opened.push(s);
+          if (s.res.status !== 200) await s.res.body?.cancel();
+          return s;
+        },
+        (s) => s.res.status === 200,
+        { timeoutMs: 5000, everyMs: 100 },
+      );
+      expect(await stream.next()).toMatchObject({ event: 'update', data: { id: crawl.id, status: 'running' } });
+      expect(await within(stream.next(), 5000, 'end event')).toMatchObject({ event: 'end', data: { reason: 'workflow_not_running', workflowStatus: 'NOT_FOUND' } });
+      expect(await stream.next()).toBeUndefined();
+      stream.close();
+    });
+
+    it('ends a stream after its lifetime; Last-Event-ID goes on from there', async () => {
+      const short = await env.startApi({ policy: createTargetPolicy({ allowPrivate: true }), eventTiming: { pollMs: 100, keepAliveMs: 1000, maxLifetimeMs: 600 } });
+      try {
+        const res = await fetch(`${short.api}/api/scans`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"url":"http://127.0.0.1:1/"}' });
+        const scanId = (await res.json()).id;
+        const stream = await openEvents(`${short.api}/api/scans/${scanId}/events`);
+        const first = await stream.next();
+        expect(first?.event).toBe('update');
+        expect(await within(stream.next(), 5000, 'end event')).toMatchObject({ event: 'end', data: { reason: 'max_lifetime' } });
+        expect(await stream.next()).toBeUndefined();
+        const resumed = await openEvents(`${short.api}/api/scans/${scanId}/events`, { 'last-event-id': first!.id! });
+        // Nothing changed since: no update again, only the end of this stream's lifetime.
+        expect(await within(resumed.next(), 5000, 'end event')).toMatchObject({ event: 'end', data: { reason: 'max_lifetime' } });
+        await env.temporal.workflow.getHandle(`scan-${scanId}`).terminate('test cleanup');
+      } finally {
+        await short.close();
+      }
     });
   });
 });

@@ -7,6 +7,7 @@ import { countOpenIssues, listSites, upsertSite } from '../../db/repositories/si
 import { siteHostname } from '../../shared/urls.ts';
 import { DEFAULT_DISCOVERY_OPTIONS, type CrawlWorkflowInput } from '../../shared/contracts.ts';
 import { crawlWorkflowId } from '../../shared/search-attributes.ts';
+import type { ApiLimits } from '../concurrency.ts';
 import type { AppDeps, HonoEnv } from '../env.ts';
 import { ApiError } from '../errors.ts';
 import { rateLimit } from '../middleware.ts';
@@ -20,7 +21,7 @@ import { CrawlSchema, CreateSiteBody, SiteDetailSchema, SiteSchema, StartCrawlBo
 const SiteParams = z.object({ id: uuidParam('id') });
 const CrawlParams = z.object({ id: uuidParam('id'), crawlId: uuidParam('crawlId') });
 
-export function siteRoutes(deps: AppDeps) {
+export function siteRoutes(deps: AppDeps, limits: ApiLimits) {
   const app = new OpenAPIHono<HonoEnv>();
   const json = jsonContent;
   const siteOr404 = (id: string) => requireSite(deps, id);
@@ -159,16 +160,21 @@ export function siteRoutes(deps: AppDeps) {
         'A `text/event-stream`: an `update` event whenever the crawl changes (status, pages found, scanned, enriched, failed, the end), whose `data` is the ' +
         'crawl exactly as GET /api/sites/{id}/crawls/{crawlId} returns it and whose `id` counts the crawl\'s changes (0 while its workflow has not written it yet); ' +
         'comment lines (`: keep-alive`) every 15 s; the stream ends after the first event with an ended status (`completed`, `completed_partial`, `cancelled`, ' +
-        '`failed`). Send `Last-Event-ID` to resume. Any API process serves it (changes come through PostgreSQL).',
+        '`failed`). Send `Last-Event-ID` to resume. Any API process serves it (changes come through PostgreSQL). ' +
+        'Bounded: one API process serves at most EVENT_STREAMS_MAX streams (default 100) and EVENT_STREAMS_PER_CLIENT per client (default 10); beyond that 429 ' +
+        '`concurrency_limited` with `Retry-After: 10`. A stream may also end with an `end` event (no id) whose `data` says why: `{reason: "workflow_not_running", workflowStatus}` ' +
+        'when the run has not ended but its workflow no longer runs (terminated, timed out; checked once nothing has changed for 30 s), so it will not change any more ' +
+        '(the event sets `retry` to 60 s); `{reason: "max_lifetime"}` after 30 minutes: reconnect with Last-Event-ID to go on; `{reason: "not_found"}` when it was deleted meanwhile.',
       request: { params: CrawlParams },
-      responses: { 200: { description: 'The event stream', content: { 'text/event-stream': { schema: z.string() } } }, ...problemResponses(400, 401, 404, 503) },
+      responses: { 200: { description: 'The event stream', content: { 'text/event-stream': { schema: z.string() } } }, ...problemResponses(400, 401, 404, 429, 503) },
     }),
     async (c) => {
       const { id, crawlId } = c.req.valid('param');
       await crawlOr404(id, crawlId);
-      return eventStream(c, deps, `crawl:${crawlId}`, async () => {
+      return eventStream(c, deps, limits, `crawl:${crawlId}`, async () => {
         const crawl = await crawlOr404(id, crawlId);
-        return { seq: crawl.eventSeq, data: crawlDto(crawl), ended: isCrawlEnded(crawl.status) };
+        // A crawl a Schedule started runs under the Schedule's workflow id, recorded when it opened.
+        return { seq: crawl.eventSeq, data: crawlDto(crawl), ended: isCrawlEnded(crawl.status), workflowId: crawl.workflowId ?? crawlWorkflowId(crawlId) };
       }) as never;
     },
   );
