@@ -6,8 +6,8 @@ import { createTestEnv, type TestEnv } from '../helpers/test-env.ts';
 
 /**
  * Property-based requests over every operation of the OpenAPI document: valid, half-valid and
- * hostile path parameters, query strings, bodies and content types, and methods a path does not
- * have. Whatever arrives, the answer is never a 5xx, always carries X-Request-Id, and every error
+ * hostile path parameters, query strings, bodies and content types, methods a path does not
+ * have, and now and then a browser's cross-site headers. Whatever arrives, the answer is never a 5xx, always carries X-Request-Id, and every error
  * is problem+json whose `status` matches the HTTP status. FUZZ_RUNS sets the request count
  * (2,000 by default; FUZZ_SEED replays a run). A second property sends raw request lines over a
  * socket (a quarter as many): targets with backslashes, control and non-ASCII bytes, odd Host
@@ -129,6 +129,11 @@ describe('API fuzz: property-based requests over the OpenAPI document', () => {
           ),
           body: op.hasBody ? bodies(op.path.endsWith('/issues/{issueId}') ? { status: 'dismissed', note: 'n' } : op.path.endsWith('/crawl') ? { maxPages: 2 } : { url: 'https://unresolvable.invalid/' }) : fc.option(fc.string({ maxLength: 30 }), { freq: 4 }).map((v) => v ?? undefined),
           contentType: contentTypes,
+          // Now and then a browser's cross-site request (refused when it changes state).
+          browser: fc.oneof(
+            { arbitrary: fc.constant<Record<string, string>>({}), weight: 12 },
+            { arbitrary: fc.constantFrom<Record<string, string>>({ origin: 'http://attacker.example' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-origin' }, { origin: 'null' }), weight: 1 },
+          ),
         });
       });
 
@@ -137,13 +142,13 @@ describe('API fuzz: property-based requests over the OpenAPI document', () => {
         const params = new URLSearchParams(r.query[0]);
         if (r.query[1]) params.append(r.query[1][0], r.query[1][1]);
         const qs = params.toString();
-        const headers: Record<string, string> = {};
+        const headers: Record<string, string> = { ...r.browser };
         if (r.contentType) headers['content-type'] = r.contentType;
         const withBody = r.body !== undefined && r.method !== 'GET' && r.method !== 'HEAD';
         const res = await fetch(`${env.api}${r.path}${qs ? `?${qs}` : ''}`, { method: r.method, headers, body: withBody ? r.body : undefined });
         const text = r.method === 'HEAD' ? '' : await res.text();
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        const what = `${r.method} ${r.path}?${qs} [${r.contentType}] ${JSON.stringify(r.body)?.slice(0, 200)} -> ${res.status} ${text.slice(0, 300)}`;
+        const what = `${r.method} ${r.path}?${qs} [${r.contentType}] ${JSON.stringify(r.browser)} ${JSON.stringify(r.body)?.slice(0, 200)} -> ${res.status} ${text.slice(0, 300)}`;
         expect(res.status, what).toBeLessThan(500);
         expect(res.headers.get('x-request-id'), what).toBeTruthy();
         if (res.status >= 400 && r.method !== 'HEAD') {
@@ -179,7 +184,7 @@ describe('API fuzz: property-based requests over the OpenAPI document', () => {
           ),
           host: fc.oneof(
             { weight: 8, arbitrary: fc.constant<string | null>(host) },
-            { weight: 1, arbitrary: fc.constantFrom<string | null>(null, '', 'a\\b', '[::1', 'x y', '127.0.0.1:99999', 'évil.example', host.toUpperCase()) },
+            { weight: 1, arbitrary: fc.constantFrom<string | null>(null, '', 'a\\b', '[::1', 'x y', '127.0.0.1:99999', 'évil.example', 'rebind.attacker.example', 'localhost', host.toUpperCase()) },
           ),
         });
       });
