@@ -58,6 +58,29 @@ export const configSchema = z.object({
   CRAWL_RATE_LIMIT: intIn(0, 1_000_000, 20),
   API_KEYS: z.string().optional(),
   TRUST_PROXY: bool,
+  // Issue 28 (API side): who may talk to an API without keys, and what one client or process may hold.
+  /**
+   * Host names (or `host:port`) an API without API_KEYS answers for besides the address it is
+   * bound to, localhost and loopback literals: e.g. the name a reverse proxy forwards. Any other
+   * Host is refused (421), which defeats DNS rebinding.
+   */
+  API_ALLOWED_HOSTS: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/, 'host names or host:port pairs, e.g. audit.example.org or audit.example.org:8443'))),
+  /** POST /api/sites per client and hour (0 = off): each resolves a host name and may write a site. */
+  SITE_RATE_LIMIT: intIn(0, 1_000_000, 60),
+  /** PUT /api/sites/{id}/schedule per client and hour (0 = off): each creates or rewrites a Temporal Schedule. */
+  SCHEDULE_RATE_LIMIT: intIn(0, 1_000_000, 30),
+  /** Report exports one API process renders at once (0 = no cap): each streams from a pooled database connection. */
+  EXPORT_CONCURRENCY: intIn(0, 1000, 4),
+  /** An export whose client takes no byte for this long, while bytes wait for it, is ended and its cursor closed. */
+  EXPORT_STALL_MS: intIn(1000, 3_600_000, 30_000),
+  /** Event streams (…/events) one client may hold open at once in one API process (0 = no cap). */
+  EVENT_STREAMS_PER_CLIENT: intIn(0, 100_000, 10),
+  /** Event streams one API process serves at once (0 = no cap): each re-reads its row every 2 s. */
+  EVENT_STREAMS_MAX: intIn(0, 1_000_000, 100),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** 32 bytes (64 hex digits or base64) that encrypt sites' login secrets at rest; `npm start` keeps one in DATA_DIR when unset. */
   SECRETS_KEY: z
@@ -108,6 +131,21 @@ export interface Config {
   readonly crawlRateLimit: number;
   readonly apiKeys: readonly string[];
   readonly trustProxy: boolean;
+  // Issue 28 (API side)
+  /** Extra Host values an API without API_KEYS answers for (`name` any port, or `name:port`). */
+  readonly apiAllowedHosts: readonly string[];
+  /** Site creations (POST /api/sites) per client and hour (0 = off). */
+  readonly siteRateLimit: number;
+  /** Schedule writes (PUT …/schedule) per client and hour (0 = off). */
+  readonly scheduleRateLimit: number;
+  /** Report exports rendered at once by one API process (0 = no cap). */
+  readonly exportConcurrency: number;
+  /** How long an export may wait on a client that reads nothing before it is ended. */
+  readonly exportStallMs: number;
+  /** Event streams one client may hold open at once in one API process (0 = no cap). */
+  readonly eventStreamsPerClient: number;
+  /** Event streams one API process serves at once (0 = no cap). */
+  readonly eventStreamsMax: number;
   readonly logLevel: RawConfig['LOG_LEVEL'];
   /** Encrypts sites' authentication set-ups; unset, they cannot be stored (the API says so). */
   readonly secretsKey: SecretsKey | undefined;
@@ -163,6 +201,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     crawlRateLimit: c.CRAWL_RATE_LIMIT,
     apiKeys: Object.freeze(apiKeys),
     trustProxy: c.TRUST_PROXY,
+    // Issue 28 (API side)
+    apiAllowedHosts: Object.freeze(c.API_ALLOWED_HOSTS),
+    siteRateLimit: c.SITE_RATE_LIMIT,
+    scheduleRateLimit: c.SCHEDULE_RATE_LIMIT,
+    exportConcurrency: c.EXPORT_CONCURRENCY,
+    exportStallMs: c.EXPORT_STALL_MS,
+    eventStreamsPerClient: c.EVENT_STREAMS_PER_CLIENT,
+    eventStreamsMax: c.EVENT_STREAMS_MAX,
     logLevel: c.LOG_LEVEL,
     secretsKey: c.SECRETS_KEY,
   });

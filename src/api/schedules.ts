@@ -30,11 +30,80 @@ export function parseEvery(every: string): number | undefined {
   return m ? Number(m[1]) * UNITS[m[2]!]! : undefined;
 }
 
+const DAY_MS = 86_400_000;
+const MINUTE_MS = 60_000;
+
+/**
+ * The first two consecutive runs of `cron` closer than `floor`, looking at runs from `from` while
+ * they start before `until` (the run after the last one counts: a day's last run and the next
+ * day's first are a pair).
+ */
+function runsTooClose(cron: Cron, from: number, until: number, floor: number): [Date, Date] | undefined {
+  let prev = cron.nextRun(new Date(from - 1000));
+  while (prev && prev.getTime() < until) {
+    const next = cron.nextRun(prev);
+    if (!next) return undefined;
+    if (next.getTime() - prev.getTime() < floor) return [prev, next];
+    prev = next;
+  }
+  return undefined;
+}
+
+/** Instants in [from, from + days) at which the zone's UTC offset changes (DST), to the minute. */
+function offsetChanges(timezone: string, from: number, days: number): number[] {
+  const format = new Intl.DateTimeFormat('en-US', { timeZone: timezone, timeZoneName: 'longOffset' });
+  const offset = (t: number) => format.formatToParts(t).find((p) => p.type === 'timeZoneName')?.value;
+  const changes: number[] = [];
+  for (let day = 0; day < days; day++) {
+    let a = from + day * DAY_MS;
+    let b = a + DAY_MS;
+    const before = offset(a);
+    if (before === offset(b)) continue;
+    while (b - a > MINUTE_MS) {
+      const mid = a + Math.floor((b - a) / 2);
+      if (offset(mid) === before) a = mid;
+      else b = mid;
+    }
+    changes.push(b);
+  }
+  return changes;
+}
+
+/**
+ * The closest two runs of a cron expression, if closer than MIN_SCHEDULE_INTERVAL_MS, over every
+ * run it will ever make, not just the next few (`0,10,20,30,40,50-59 * * * *` looks fine for six
+ * runs and then fires every minute for ten minutes an hour).
+ *
+ * Exact rather than sampled: the minute and hour fields give the same times on every day that
+ * fires, so the smallest gap is found within one day of those times (`m h * * *` in UTC) and across
+ * its midnight, as if consecutive days both fire (they may; days that do not fire only widen the
+ * gaps). Local time shifts that times: around each UTC-offset change of the time zone (DST) in the
+ * coming 400 days, the runs of `m h * * *` in that zone are checked too, since a skipped or
+ * repeated hour brings runs together (`0,59 1,3 * * *` in New York: 01:59 and 03:00 are one minute
+ * apart on the spring-forward night). That also covers any week of the real expression's runs.
+ */
+function cronTooClose(fields: string[], timezone: string, now: number): { at: [Date, Date]; local: boolean } | undefined {
+  const daily = `${fields[0]} ${fields[1]} * * *`;
+  const utcDay = Date.UTC(2001, 0, 1); // any day: every day of `* * *` in UTC is alike
+  const inUtc = runsTooClose(new Cron(daily, { paused: true, timezone: 'UTC', mode: '5-part' }), utcDay, utcDay + DAY_MS, MIN_SCHEDULE_INTERVAL_MS);
+  if (inUtc) return { at: inUtc, local: false };
+  const local = new Cron(daily, { paused: true, timezone, mode: '5-part' });
+  // An offset change moves runs by at most a few hours: two that come within the floor of each other are near it.
+  for (const change of offsetChanges(timezone, now, 400)) {
+    const pair = runsTooClose(local, change - 3 * 3_600_000, change + 3 * 3_600_000, MIN_SCHEDULE_INTERVAL_MS);
+    if (pair) return { at: pair, local: true };
+  }
+  return undefined;
+}
+
+const hhmm = (d: Date) => d.toISOString().slice(11, 16);
+
 /**
  * Why a cron expression or interval cannot be a schedule (undefined: it can): syntax, time zone,
- * and runs closer than MIN_SCHEDULE_INTERVAL_MS over the next few occurrences.
+ * and any two runs closer than MIN_SCHEDULE_INTERVAL_MS (see cronTooClose). A cron expression is
+ * read in `timezone`, UTC when none is given, as Temporal reads it.
  */
-export function scheduleProblem(s: Pick<ScheduleSettings, 'cron' | 'every' | 'timezone'>): { path: string; message: string } | undefined {
+export function scheduleProblem(s: Pick<ScheduleSettings, 'cron' | 'every' | 'timezone'>, now = Date.now()): { path: string; message: string } | undefined {
   if (s.timezone !== undefined) {
     try {
       new Intl.DateTimeFormat('en', { timeZone: s.timezone });
@@ -50,18 +119,26 @@ export function scheduleProblem(s: Pick<ScheduleSettings, 'cron' | 'every' | 'ti
     return undefined;
   }
   if (s.cron !== undefined) {
+    const timezone = s.timezone ?? 'UTC';
     let cron: Cron;
     try {
       // Five fields (minute hour day-of-month month day-of-week) or a macro such as @daily, as Temporal reads them.
       if (!/^@\w+$/.test(s.cron.trim()) && s.cron.trim().split(/\s+/).length !== 5) throw new Error('five fields');
-      cron = new Cron(s.cron, { paused: true, timezone: s.timezone, mode: '5-part' });
+      cron = new Cron(s.cron.trim(), { paused: true, timezone, mode: '5-part' });
     } catch {
       return { path: 'cron', message: 'a cron expression of five fields (minute hour day-of-month month day-of-week), e.g. "0 3 * * 1", or a macro such as @daily' };
     }
-    const runs = cron.nextRuns(6);
-    if (runs.length === 0) return { path: 'cron', message: 'the expression never fires' };
-    for (let i = 1; i < runs.length; i++) {
-      if (runs[i]!.getTime() - runs[i - 1]!.getTime() < MIN_SCHEDULE_INTERVAL_MS) return { path: 'cron', message: `crawls must be ${floor}` };
+    if (!cron.nextRun(new Date(now))) return { path: 'cron', message: 'the expression never fires' };
+    // A macro comes back from croner as its five fields (@hourly: `0 * * * *`).
+    const fields = (cron.getPattern() ?? s.cron).trim().split(/\s+/);
+    const close = cronTooClose(fields, timezone, now);
+    if (close) {
+      const [a, b] = close.at;
+      const gap = Math.round((b.getTime() - a.getTime()) / MINUTE_MS);
+      const where = close.local
+        ? `in ${timezone}, ${a.toISOString()} and ${b.toISOString()} are ${gap} minute${gap === 1 ? '' : 's'} apart (a UTC offset change)`
+        : `runs at ${hhmm(a)} and ${hhmm(b)} UTC on a day it fires are ${gap} minute${gap === 1 ? '' : 's'} apart`;
+      return { path: 'cron', message: `crawls must be ${floor}: ${where}` };
     }
     return undefined;
   }

@@ -1,4 +1,3 @@
-import { serve } from '@hono/node-server';
 import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../config.ts';
 import { createDb } from '../db/database.ts';
@@ -8,7 +7,7 @@ import { createLogger } from '../logger.ts';
 import { createTargetPolicy } from '../security/target-policy.ts';
 import { taskQueues } from '../shared/task-queues.ts';
 import { createApp } from './app.ts';
-import { attachClientErrorHandler } from './client-error.ts';
+import { createApiServer, listen } from './http-server.ts';
 
 const config = loadConfig();
 const logger = createLogger('api', config.logLevel);
@@ -37,10 +36,9 @@ const app = createApp({
   queues: taskQueues(config.taskQueuePrefix),
 });
 
-const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-  logger.info({ url: `http://${config.host}:${info.port}`, docs: `http://${config.host}:${info.port}/docs` }, 'API listening');
-});
-attachClientErrorHandler(server, logger);
+const server = createApiServer(app.fetch, logger);
+const info = await listen(server, config.port, config.host);
+logger.info({ url: `http://${config.host}:${info.port}`, docs: `http://${config.host}:${info.port}/docs` }, 'API listening');
 
 let closing = false;
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
@@ -56,7 +54,7 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
       await db.destroy();
       process.exit(0);
     });
-    setTimeout(() => (server as import('node:http').Server).closeAllConnections(), 2000).unref();
+    setTimeout(() => server.closeAllConnections(), 2000).unref();
     setTimeout(() => process.exit(0), 5000).unref();
   });
 }

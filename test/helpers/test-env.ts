@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
+import type { Server } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import pg from 'pg';
@@ -9,7 +8,7 @@ import { createEnricher } from '../../src/activities/ai/create-enricher.ts';
 import { createBrowserProvider, resolveChromiumPath, type BrowserProvider } from '../../src/activities/browser/browser-provider.ts';
 import { createTabPool, type TabPool } from '../../src/activities/browser/tab-pool.ts';
 import { createApp } from '../../src/api/app.ts';
-import { attachClientErrorHandler } from '../../src/api/client-error.ts';
+import { createApiServer, listen } from '../../src/api/http-server.ts';
 import type { AppDeps } from '../../src/api/env.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createDb, type Database } from '../../src/db/database.ts';
@@ -150,15 +149,13 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
     enrichmentRetry: opts.enrichmentRetry ?? { maximumAttempts: 2, initialIntervalMs: 100 },
     discoveryOptions: opts.discoveryOptions,
   };
-  const servers: ServerType[] = [];
+  const servers: Server[] = [];
+  /** An API server exactly as server.ts starts one, on a free loopback port. */
   async function startApi(overrides: Partial<AppDeps> = {}) {
     const app = createApp({ ...deps, ...overrides });
-    const server = await new Promise<ServerType>((resolve) => {
-      const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-    });
-    attachClientErrorHandler(server, logger);
+    const server = createApiServer(app.fetch, logger);
     servers.push(server);
-    const { port } = server.address() as AddressInfo;
+    const { port } = await listen(server, 0, '127.0.0.1');
     return {
       api: `http://127.0.0.1:${port}`,
       close: () => new Promise<void>((resolve) => server.close(() => resolve())),
@@ -186,7 +183,7 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
       return fetch(main.api + path, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
     },
     async close() {
-      for (const s of servers) (s as import('node:http').Server).closeAllConnections?.();
+      for (const s of servers) s.closeAllConnections();
       await Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
       await notifications.close();
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();

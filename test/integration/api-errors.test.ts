@@ -197,7 +197,7 @@ describe('API errors, limits and guards', () => {
 describe('rate limit on POST /api/scans', () => {
   let env: TestEnv;
   beforeAll(async () => {
-    env = await createTestEnv({ env: { SCAN_RATE_LIMIT: '10', CRAWL_RATE_LIMIT: '2', TRUST_PROXY: 'true' } });
+    env = await createTestEnv({ env: { SCAN_RATE_LIMIT: '10', CRAWL_RATE_LIMIT: '2', SITE_RATE_LIMIT: '3', SCHEDULE_RATE_LIMIT: '2', TRUST_PROXY: 'true' } });
   });
   afterAll(async () => env?.close());
 
@@ -235,6 +235,47 @@ describe('rate limit on POST /api/scans', () => {
     expect(body.detail).toContain('2 crawl starts per hour');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await start('203.0.113.81')).status).not.toBe(429);
+  });
+
+  it('limits site creations per client (SITE_RATE_LIMIT), existing sites included, with the same headers', async () => {
+    const create = (ip: string, host: string) =>
+      fetch(`${env.api}/api/sites`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip }, body: JSON.stringify({ url: `http://${host}/` }) });
+    const first = await create('203.0.113.90', 'site-limit-a.test');
+    expect(first.status).toBe(201);
+    expect(first.headers.get('ratelimit-limit')).toBe('3');
+    expect(first.headers.get('ratelimit-remaining')).toBe('2');
+    expect((await create('203.0.113.90', 'site-limit-a.test')).status).toBe(200);
+    expect((await create('203.0.113.90', 'site-limit-b.test')).status).toBe(201);
+    const limited = await create('203.0.113.90', 'site-limit-c.test');
+    const body = await problem(limited, 429, 'rate_limited');
+    expect(body.detail).toContain('3 site creations per hour');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.headers.get('ratelimit-remaining')).toBe('0');
+    const sites = await (await env.request('/api/sites')).json();
+    expect(sites.map((x: { hostname: string }) => x.hostname)).not.toContain('site-limit-c.test');
+    expect((await create('203.0.113.91', 'site-limit-c.test')).status).toBe(201);
+    // Reads are not limited.
+    expect((await fetch(`${env.api}/api/sites`, { headers: { 'x-forwarded-for': '203.0.113.90' } })).status).toBe(200);
+  });
+
+  it('limits schedule writes per client (SCHEDULE_RATE_LIMIT), and leaves the schedule as it was', async () => {
+    const site = await (await fetch(`${env.api}/api/sites`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.95' }, body: '{"url":"http://schedule-limit.test/"}' })).json();
+    const put = (ip: string, every: string) =>
+      fetch(`${env.api}/api/sites/${site.id}/schedule`, { method: 'PUT', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip }, body: JSON.stringify({ every, paused: true }) });
+    try {
+      const created = await put('203.0.113.96', '1d');
+      expect(created.status).toBe(201);
+      expect(created.headers.get('ratelimit-limit')).toBe('2');
+      expect((await put('203.0.113.96', '2d')).status).toBe(200);
+      const limited = await put('203.0.113.96', '3d');
+      expect((await problem(limited, 429, 'rate_limited')).detail).toContain('2 schedule changes per hour');
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await (await env.request(`/api/sites/${site.id}/schedule`)).json()).every).toBe('2d');
+      // Reads and deletes are not limited.
+      expect((await fetch(`${env.api}/api/sites/${site.id}/schedule`, { headers: { 'x-forwarded-for': '203.0.113.96' } })).status).toBe(200);
+    } finally {
+      await env.request(`/api/sites/${site.id}/schedule`, { method: 'DELETE' });
+    }
   });
 
   it('allows 10 scans per client IP per hour across API processes, then answers 429 with Retry-After', async () => {

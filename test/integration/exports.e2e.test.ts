@@ -1,7 +1,8 @@
+import { connect, type Socket } from 'node:net';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activeExportCount } from '../../src/api/routes/exports.routes.ts';
 import { insertSingleScan } from '../../src/db/repositories/scan.repository.ts';
 import { freePort } from '../../temporal-dev/dev-server.ts';
 import { html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
@@ -37,6 +38,44 @@ function expectNoFormulaAnywhere(wb: ExcelJS.Workbook) {
     expect(cell.formula, `${sheet}!${address}`).toBeUndefined();
     expect(cellText(cell), `${sheet}!${address}`).not.toMatch(/^[=+\-@\t\r\n]/);
   }
+}
+
+/**
+ * A client that sends the request, reads the answer's head and then reads nothing more (its
+ * socket buffers fill, then the server's). Resolves with the status and the head.
+ */
+function stalledDownload(api: string, pathname: string): Promise<{ socket: Socket; status: number; head: string }> {
+  const { hostname, port } = new URL(api);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(`GET ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`));
+    let head = '';
+    const onData = (d: Buffer) => {
+      head += d.toString('latin1');
+      if (!head.includes('\r\n\r\n')) return;
+      socket.off('data', onData);
+      socket.pause();
+      resolve({ socket, status: Number(head.split(' ')[1]), head });
+    };
+    socket.on('data', onData);
+    socket.on('error', reject);
+  });
+}
+
+/** Reads the rest of a paused socket until the server closes it (or `waitMs` passes). */
+function readToEnd(socket: Socket, waitMs: number): Promise<{ ended: boolean; text: string }> {
+  return new Promise((resolve) => {
+    let text = '';
+    const timer = setTimeout(() => resolve({ ended: false, text }), waitMs);
+    const done = () => {
+      clearTimeout(timer);
+      resolve({ ended: true, text });
+    };
+    socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
+    socket.once('end', done);
+    socket.once('close', done);
+    socket.on('error', () => {});
+    socket.resume();
+  });
 }
 
 describe('report exports (PDF and Excel) through the API', () => {
@@ -265,22 +304,83 @@ describe('report exports (PDF and Excel) through the API', () => {
       expect(info.Tagged).toBe('yes');
       expect(Number(info.Pages)).toBeLessThan(60);
     });
+  });
+
+  describe('downloads a client abandons or stops reading', () => {
+    // Big enough that socket buffers cannot hold the whole workbook (loopback buffers here take some
+    // 5 MB): 12,000 issues whose HTML is 2 KB of hex that compresses only to half, about 12 MB in
+    // all, so the renderer soon waits on the reader and the stall is the client's, not the CPU's.
+    let big: SeededCrawl;
+    let small: SeededCrawl;
+    let api: { api: string; close(): Promise<void> };
+    const STALL_MS = 1500;
+    const CONCURRENCY = 4;
+    beforeAll(async () => {
+      big = await seedCrawlReport(env.db, { pages: 600, issuesPerPage: 20 });
+      await sql`update findings f set element_html = (select string_agg(md5(random()::text || f.id::text || g), '') from generate_series(1, 64) g)
+                from page_scans ps where ps.id = f.page_scan_id and ps.crawl_id = ${big.crawlId}`.execute(env.db);
+      small = await seedCrawlReport(env.db, { pages: 2, issuesPerPage: 2 });
+      api = await env.startApi({ config: { ...env.config, exportStallMs: STALL_MS, exportConcurrency: CONCURRENCY } });
+    }, 120_000);
+    afterAll(async () => api?.close());
+    const bigPath = () => `/api/sites/${big.siteId}/crawls/${big.crawlId}/export?format=excel`;
+    const smallPath = () => `/api/sites/${small.siteId}/crawls/${small.crawlId}/export?format=excel`;
+
+    /** Backends of the test database still reading a report's findings (a cursor left open). */
+    async function openCursors(): Promise<number> {
+      const r = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle' and query ilike '%from "findings"%'`.execute(env.db);
+      return r.rows[0]!.n;
+    }
 
     it('stops rendering when the client goes away, and serves other requests meanwhile', async () => {
-      // Big enough that socket buffers cannot hold the whole workbook: the renderer waits on the reader.
-      const big = await seedCrawlReport(env.db, { pages: 1500, issuesPerPage: 20 });
       const abort = new AbortController();
-      const res = await fetch(`${env.api}/api/sites/${big.siteId}/crawls/${big.crawlId}/export?format=excel`, { signal: abort.signal });
+      const res = await fetch(`${api.api}${bigPath()}`, { signal: abort.signal });
       expect(res.status).toBe(200);
       const reader = res.body!.getReader();
       const first = await reader.read();
       expect(first.done).toBe(false);
-      expect(activeExportCount()).toBe(1);
-      const health = await env.request('/healthz');
+      const health = await fetch(`${api.api}/healthz`);
       expect(health.status).toBe(200);
       abort.abort();
       await reader.cancel().catch(() => {});
-      await pollUntil(async () => activeExportCount(), (n) => n === 0, { timeoutMs: 10_000 });
+      // Its slot and its cursor are given back.
+      await pollUntil(openCursors, (n) => n === 0, { timeoutMs: 10_000 });
+      const after = await fetch(`${api.api}${smallPath()}`);
+      expect(after.status).toBe(200);
+      await after.arrayBuffer();
+    });
+
+    it('ends downloads whose client stops reading within the stall time, closes their cursors, and never exhausts the pool', { timeout: 120_000 }, async () => {
+      const started = Date.now();
+      const clients = await Promise.all(Array.from({ length: 10 }, () => stalledDownload(api.api, bigPath())));
+      const statuses = clients.map((c) => c.status).sort();
+      // A few at a time per process; the others are told when to come back.
+      expect(statuses).toEqual([...Array(CONCURRENCY).fill(200), ...Array(10 - CONCURRENCY).fill(429)]);
+      for (const refused of clients.filter((c) => c.status === 429)) {
+        expect(refused.head).toMatch(/content-type: application\/problem\+json/i);
+        expect(refused.head).toMatch(/retry-after: 5/i);
+        expect(refused.head).toContain('concurrency_limited');
+      }
+      expect(await openCursors()).toBeGreaterThan(0);
+      // The pool still serves everyone else while they hold their exports.
+      const during = performance.now();
+      expect((await fetch(`${api.api}/api/sites`)).status).toBe(200);
+      expect(performance.now() - during).toBeLessThan(2000);
+
+      await pollUntil(openCursors, (n) => n === 0, { timeoutMs: STALL_MS + 10_000, everyMs: 100 });
+      expect(Date.now() - started).toBeLessThan(STALL_MS + 10_000);
+      // Each stalled download was cut short: reading on, its body ends without the last chunk.
+      for (const c of clients.filter((x) => x.status === 200)) {
+        const rest = await readToEnd(c.socket, 20_000);
+        expect(rest.ended).toBe(true);
+        expect((c.head + rest.text).endsWith('\r\n0\r\n\r\n')).toBe(false);
+      }
+      for (const c of clients) c.socket.destroy();
+      // Slots are free again: an export answers in full.
+      const again = await fetch(`${api.api}${smallPath()}`);
+      expect(again.status).toBe(200);
+      expect((await again.arrayBuffer()).byteLength).toBeGreaterThan(1000);
     });
   });
 });

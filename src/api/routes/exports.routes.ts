@@ -1,4 +1,5 @@
 import { PassThrough, Readable } from 'node:stream';
+import type { HttpBindings } from '@hono/node-server';
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { findSiteCrawl } from '../../db/repositories/crawl.repository.ts';
@@ -7,6 +8,7 @@ import { buildReport, notExportableReason, reportFileName, type ReportSource } f
 import type { Report } from '../../reports/report-model.ts';
 import { renderPdf } from '../../reports/render-pdf.ts';
 import { renderXlsx } from '../../reports/render-xlsx.ts';
+import type { ApiLimits, Release, Slots } from '../concurrency.ts';
 import type { AppDeps, HonoEnv } from '../env.ts';
 import { ApiError, validationError } from '../errors.ts';
 import { problemResponses, uuidParam } from '../schemas/common.schema.ts';
@@ -41,7 +43,9 @@ const fileResponse = {
 const EXPORT_NOTES =
   'A `format` other than `pdf` or `excel` answers 400 with code `invalid_query` (issue 11 names this code; other query ' +
   'parameters keep `validation_error`). Nothing to export yet answers 409 `not_exportable` with the reason (still running, failed with its error, ' +
-  'or ended before any page was scanned).';
+  'or ended before any page was scanned). One API process renders at most EXPORT_CONCURRENCY reports at once (default 4): beyond that 429 ' +
+  '`concurrency_limited` with `Retry-After: 5`. A download the client stops reading (bytes wait for it and it takes none for EXPORT_STALL_MS, ' +
+  'default 30 s) is ended: the connection is closed mid-body, so the file is incomplete.';
 
 const exportScan = createRoute({
   method: 'get',
@@ -50,7 +54,7 @@ const exportScan = createRoute({
   summary: 'Download a scan report (PDF or Excel)',
   description: `Only a scan in status \`completed\` or \`completed_partial\` has a report. ${EXPORT_NOTES}`,
   request: { params: z.object({ id: uuidParam('id') }), query: FormatQuery },
-  responses: { 200: fileResponse, ...problemResponses(400, 401, 404, 409, 503) },
+  responses: { 200: fileResponse, ...problemResponses(400, 401, 404, 409, 429, 503) },
 });
 
 const exportCrawl = createRoute({
@@ -62,12 +66,11 @@ const exportCrawl = createRoute({
     'A crawl that ended with at least one page scanned (`completed`, `completed_partial`, or `cancelled` after some pages) has a report; ' +
     `New and Fixed list what this crawl changed, exactly what its \`newIssues\` and \`fixedIssues\` count. ${EXPORT_NOTES}`,
   request: { params: z.object({ id: uuidParam('id'), crawlId: uuidParam('crawlId') }), query: FormatQuery },
-  responses: { 200: fileResponse, ...problemResponses(400, 401, 404, 409, 503) },
+  responses: { 200: fileResponse, ...problemResponses(400, 401, 404, 409, 429, 503) },
 });
 
-let activeExports = 0;
-/** Reports being rendered in this process right now (a client that went away leaves none behind). */
-export const activeExportCount = () => activeExports;
+/** Seconds a client refused an export slot is told to wait: a report usually renders in seconds. */
+const EXPORT_RETRY_AFTER_S = 5;
 
 /** A bad `format` is `invalid_query`; bad path values stay `validation_error`. */
 function exportHook(result: { success: boolean; target: string; error?: unknown }): undefined {
@@ -81,34 +84,80 @@ function exportHook(result: { success: boolean; target: string; error?: unknown 
  * Streams a rendered report as the response body. The renderer writes into a pass-through that the
  * response reads, so bytes leave as they are made; when the client goes away the stream closes,
  * the renderer's signal aborts and it stops reading the database.
+ *
+ * A client that stays connected but stops reading would otherwise hold the export for ever: the
+ * renderer waits on it, and behind the workbook its cursor keeps a pooled connection in an open
+ * transaction (ten such clients froze the API). So while bytes wait for the client and it takes
+ * none for EXPORT_STALL_MS, the connection is ended and the renderer aborted, which closes the
+ * cursor. A renderer that is itself slow (a long query) is not a stall: no bytes wait then.
+ * `release` frees the export's slot once the renderer has stopped.
  */
-function streamReport(c: Context<HonoEnv>, deps: AppDeps, report: Report, format: Format): Response {
+function streamReport(c: Context<HonoEnv>, deps: AppDeps, report: Report, format: Format, release: Release): Response {
   const { contentType, render } = FORMATS[format];
   const out = new PassThrough();
   const abort = new AbortController();
-  let finished = false;
+  // Closed before the renderer wrote its last byte: the client went away. (Once it has, the renderer
+  // may still be settling while the client reads the rest; that is not an abandoned download.)
   out.on('close', () => {
-    if (!finished) abort.abort(new DOMException('the client closed the download', 'AbortError'));
+    if (!out.writableFinished) abort.abort(new DOMException('the client closed the download', 'AbortError'));
   });
   const log = c.get('logger') ?? deps.logger;
   const started = performance.now();
-  activeExports++;
+  // The Node response, when served by @hono/node-server (absent under app.request in tests).
+  const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
+
+  let lastProgress = Date.now();
+  const progress = () => {
+    lastProgress = Date.now();
+  };
+  outgoing?.on('drain', progress);
+  const stallMs = deps.config.exportStallMs;
+  const watch = setInterval(
+    () => {
+      const waiting = out.readableLength > 0 || out.writableNeedDrain || outgoing?.writableNeedDrain === true;
+      if (!waiting) return progress();
+      if (Date.now() - lastProgress < stallMs) return;
+      stopWatching();
+      log.warn({ kind: report.kind, id: report.target.id, format, stallMs }, 'report download stalled: the client read nothing; ending it');
+      // Headers are out, so nothing can be said any more: the connection is closed. That cancels the
+      // body, which closes `out` and aborts the renderer as when a client goes away (aborting it
+      // first would error the body and have the adapter print the error).
+      outgoing?.destroy();
+      setTimeout(() => out.destroy(), outgoing ? 1000 : 0).unref();
+    },
+    Math.min(1000, Math.max(50, stallMs / 4)),
+  );
+  watch.unref();
+  const stopWatching = () => {
+    clearInterval(watch);
+    outgoing?.off('drain', progress);
+  };
+  // Watched until the last byte has left (the renderer may finish while bytes still wait for the client).
+  if (outgoing) outgoing.once('close', stopWatching);
+  else out.once('close', stopWatching);
+
   render(report, out, { signal: abort.signal })
     .then(
       () => {
-        finished = true;
         log.info({ kind: report.kind, id: report.target.id, format, ms: Math.round(performance.now() - started) }, 'report rendered');
       },
       (err: unknown) => {
-        if (abort.signal.aborted) log.info({ kind: report.kind, id: report.target.id, format }, 'report download abandoned by the client');
+        if (abort.signal.aborted) log.info({ kind: report.kind, id: report.target.id, format, reason: String(abort.signal.reason) }, 'report download abandoned');
         else log.error({ err, kind: report.kind, id: report.target.id, format }, 'report rendering failed');
         out.destroy(err instanceof Error ? err : new Error(String(err)));
       },
     )
-    .finally(() => {
-      activeExports--;
-    });
-  return c.body(Readable.toWeb(out) as ReadableStream<Uint8Array>, 200, {
+    .finally(release);
+  // Every chunk the response pulls is progress: the client took the one before.
+  const body = (Readable.toWeb(out) as ReadableStream<Uint8Array>).pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        progress();
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+  return c.body(body, 200, {
     'content-type': contentType,
     'content-disposition': `attachment; filename="${reportFileName(report, format)}"`,
     'cache-control': 'no-store',
@@ -116,15 +165,27 @@ function streamReport(c: Context<HonoEnv>, deps: AppDeps, report: Report, format
   });
 }
 
-async function exportSource(c: Context<HonoEnv>, deps: AppDeps, source: ReportSource, format: Format): Promise<Response> {
+async function exportSource(c: Context<HonoEnv>, deps: AppDeps, slots: Slots, source: ReportSource, format: Format): Promise<Response> {
   const reason = notExportableReason(source);
   if (reason) throw new ApiError('not_exportable', reason);
-  const report = await buildReport(deps.db, source);
-  return streamReport(c, deps, report, format);
+  // Each export streams from a pooled connection and keeps a core busy: a few at a time per process.
+  const release = slots.tryAcquire();
+  if (!release) {
+    throw new ApiError('concurrency_limited', `this API process renders at most ${slots.max} reports at once (EXPORT_CONCURRENCY); try again shortly`, {
+      headers: { 'Retry-After': String(EXPORT_RETRY_AFTER_S) },
+    });
+  }
+  try {
+    const report = await buildReport(deps.db, source);
+    return streamReport(c, deps, report, format, release);
+  } catch (err) {
+    release();
+    throw err;
+  }
 }
 
 /** PDF and Excel reports of single-page scans and crawls. */
-export function exportRoutes(deps: AppDeps) {
+export function exportRoutes(deps: AppDeps, limits: ApiLimits) {
   const app = new OpenAPIHono<HonoEnv>();
 
   app.openapi(
@@ -134,7 +195,7 @@ export function exportRoutes(deps: AppDeps) {
       const { format } = c.req.valid('query');
       const scan = await findSingleScan(deps.db, id);
       if (!scan) throw new ApiError('not_found', `scan ${id} does not exist`);
-      return exportSource(c, deps, { kind: 'scan', scan }, format) as never;
+      return exportSource(c, deps, limits.exports, { kind: 'scan', scan }, format) as never;
     },
     exportHook,
   );
@@ -147,7 +208,7 @@ export function exportRoutes(deps: AppDeps) {
       const site = await requireSite(deps, id);
       const crawl = await findSiteCrawl(deps.db, id, crawlId);
       if (!crawl) throw new ApiError('not_found', `crawl ${crawlId} does not exist for site ${id}`);
-      return exportSource(c, deps, { kind: 'crawl', crawl, site }, format) as never;
+      return exportSource(c, deps, limits.exports, { kind: 'crawl', crawl, site }, format) as never;
     },
     exportHook,
   );

@@ -2,6 +2,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { deleteScan, findSingleScan, finishScan, insertSingleScan, listFindings, listSingleScans } from '../../db/repositories/scan.repository.ts';
 import { ENDED_SCAN_STATUSES, type ScanStatus, type ScanWorkflowInput } from '../../shared/contracts.ts';
+import type { ApiLimits } from '../concurrency.ts';
 import type { AppDeps, HonoEnv } from '../env.ts';
 import { ApiError } from '../errors.ts';
 import { clientIp, rateLimit } from '../middleware.ts';
@@ -62,11 +63,15 @@ const scanEvents = createRoute({
     'A `text/event-stream`: an `update` event whenever the scan changes (stage, progress, the end), whose `data` is the scan exactly as GET /api/scans/{id} ' +
     'returns it and whose `id` counts the scan\'s changes; comment lines (`: keep-alive`) every 15 s; the stream ends after the first event with an ended ' +
     'status (`completed`, `completed_partial`, `failed`, `cancelled`). Send `Last-Event-ID` to resume: the current state comes again only if it changed since. ' +
-    'Any API process serves it (changes come through PostgreSQL).',
+    'Any API process serves it (changes come through PostgreSQL). ' +
+    'Bounded: one API process serves at most EVENT_STREAMS_MAX streams (default 100) and EVENT_STREAMS_PER_CLIENT per client (default 10); beyond that 429 ' +
+    '`concurrency_limited` with `Retry-After: 10`. A stream may also end with an `end` event (no id) whose `data` says why: `{reason: "workflow_not_running", workflowStatus}` ' +
+    'when the run has not ended but its workflow no longer runs (terminated, timed out; checked once nothing has changed for 30 s), so it will not change any more ' +
+    '(the event sets `retry` to 60 s); `{reason: "max_lifetime"}` after 30 minutes: reconnect with Last-Event-ID to go on; `{reason: "not_found"}` when it was deleted meanwhile.',
   request: { params: IdParams },
   responses: {
     200: { description: 'The event stream', content: { 'text/event-stream': { schema: z.string() } } },
-    ...problemResponses(400, 401, 404, 503),
+    ...problemResponses(400, 401, 404, 429, 503),
   },
 });
 
@@ -83,9 +88,9 @@ const cancelScan = createRoute({
   },
 });
 
-export function scanRoutes(deps: AppDeps) {
+export function scanRoutes(deps: AppDeps, limits: ApiLimits) {
   const app = new OpenAPIHono<HonoEnv>();
-  const limiter = rateLimit({ db: deps.db, config: deps.config, name: 'scan', limit: deps.config.scanRateLimit });
+  const limiter = rateLimit({ db: deps.db, config: deps.config, name: 'scan', limit: deps.config.scanRateLimit, what: 'requests' });
   app.use('/api/scans', (c, next) => (c.req.method === 'POST' ? limiter(c, next) : next()));
 
   app.openapi(createScan, async (c) => {
@@ -129,9 +134,9 @@ export function scanRoutes(deps: AppDeps) {
   app.openapi(scanEvents, async (c) => {
     const { id } = c.req.valid('param');
     await scanView(id); // 404 before the stream starts
-    return eventStream(c, deps, `scan:${id}`, async () => {
+    return eventStream(c, deps, limits, `scan:${id}`, async () => {
       const { scan, body } = await scanView(id);
-      return { seq: scan.eventSeq, data: body, ended: ENDED_SCAN_STATUSES.includes(scan.status) };
+      return { seq: scan.eventSeq, data: body, ended: ENDED_SCAN_STATUSES.includes(scan.status), workflowId: scanWorkflowId(id) };
     }) as never;
   });
 

@@ -4,6 +4,7 @@ import { crawlsOfWorkflows, crawlTrend } from '../../db/repositories/crawl.repos
 import type { CrawlWorkflowInput } from '../../shared/contracts.ts';
 import type { AppDeps, HonoEnv } from '../env.ts';
 import { ApiError } from '../errors.ts';
+import { rateLimit } from '../middleware.ts';
 import { countsDto } from '../mappers.ts';
 import { deleteSchedule, describeSchedule, putSchedule, scheduleId, scheduleProblem } from '../schedules.ts';
 import { envelope, envelopeSchema, iso, paginationQuery, problemResponses, uuidParam } from '../schemas/common.schema.ts';
@@ -16,6 +17,9 @@ const SiteParams = z.object({ id: uuidParam('id') });
 export function scheduleRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<HonoEnv>();
   const json = jsonContent;
+  // Each write creates or rewrites a Temporal Schedule: unbounded, a client could churn the workflow service.
+  const limiter = rateLimit({ db: deps.db, config: deps.config, name: 'schedule', limit: deps.config.scheduleRateLimit, what: 'schedule changes' });
+  app.use('/api/sites/:id/schedule', (c, next) => (c.req.method === 'PUT' ? limiter(c, next) : next()));
 
   async function scheduleDto(siteId: string, d: ScheduleDescription): Promise<z.infer<typeof ScheduleSchema>> {
     const input = (d.action.type === 'startWorkflow' ? d.action.args?.[0] : undefined) as CrawlWorkflowInput | undefined;
@@ -60,9 +64,10 @@ export function scheduleRoutes(deps: AppDeps) {
         'A Temporal Schedule (`crawl-schedule-<siteId>`): visible, pausable and triggerable in the Temporal Web UI. Each run starts a crawl of the site ' +
         'exactly as POST /api/sites/{id}/crawl does (its workflow is `crawl-scheduled-<siteId>-<time>`, searchable by `siteId` and `crawlId`). ' +
         'Overlap policy "skip": a run that comes due while a crawl of the site is still queued or running is not started. ' +
-        '201 when it was created, 200 when replaced; a bad `cron`, `every` or `timezone` is 400 `validation_error` naming the field.',
+        '201 when it was created, 200 when replaced; a bad `cron`, `every` or `timezone` is 400 `validation_error` naming the field. ' +
+        'Limited per client (SCHEDULE_RATE_LIMIT an hour, default 30; every PUT counts) with the same RateLimit headers and 429 as POST /api/scans.',
       request: { params: SiteParams, body: { required: true, content: { 'application/json': { schema: PutScheduleBody(deps.config.maxCrawlPages) } } } },
-      responses: { 201: json(ScheduleSchema, 'Created'), 200: json(ScheduleSchema, 'Replaced'), ...problemResponses(400, 401, 404, 413, 415, 503) },
+      responses: { 201: json(ScheduleSchema, 'Created'), 200: json(ScheduleSchema, 'Replaced'), ...problemResponses(400, 401, 404, 413, 415, 429, 503) },
     }),
     async (c) => {
       const site = await requireSite(deps, c.req.valid('param').id);

@@ -7,6 +7,7 @@ import { countOpenIssues, listSites, upsertSite } from '../../db/repositories/si
 import { siteHostname } from '../../shared/urls.ts';
 import { DEFAULT_DISCOVERY_OPTIONS, type CrawlWorkflowInput } from '../../shared/contracts.ts';
 import { crawlWorkflowId } from '../../shared/search-attributes.ts';
+import type { ApiLimits } from '../concurrency.ts';
 import type { AppDeps, HonoEnv } from '../env.ts';
 import { ApiError } from '../errors.ts';
 import { rateLimit } from '../middleware.ts';
@@ -20,12 +21,15 @@ import { CrawlSchema, CreateSiteBody, SiteDetailSchema, SiteSchema, StartCrawlBo
 const SiteParams = z.object({ id: uuidParam('id') });
 const CrawlParams = z.object({ id: uuidParam('id'), crawlId: uuidParam('crawlId') });
 
-export function siteRoutes(deps: AppDeps) {
+export function siteRoutes(deps: AppDeps, limits: ApiLimits) {
   const app = new OpenAPIHono<HonoEnv>();
   const json = jsonContent;
   const siteOr404 = (id: string) => requireSite(deps, id);
-  const crawlLimiter = rateLimit({ db: deps.db, config: deps.config, name: 'crawl', limit: deps.config.crawlRateLimit });
+  const crawlLimiter = rateLimit({ db: deps.db, config: deps.config, name: 'crawl', limit: deps.config.crawlRateLimit, what: 'crawl starts' });
   app.use('/api/sites/:id/crawl', (c, next) => (c.req.method === 'POST' ? crawlLimiter(c, next) : next()));
+  // Each creation resolves a host name and may write a row: unbounded, a client could fill the table.
+  const siteLimiter = rateLimit({ db: deps.db, config: deps.config, name: 'site', limit: deps.config.siteRateLimit, what: 'site creations' });
+  app.use('/api/sites', (c, next) => (c.req.method === 'POST' ? siteLimiter(c, next) : next()));
   /** The crawl's row, or, between the start and its first step, the crawl as its workflow shows it (queued). */
   async function crawlOr404(siteId: string, crawlId: string) {
     await siteOr404(siteId);
@@ -40,9 +44,11 @@ export function siteRoutes(deps: AppDeps) {
       path: '/api/sites',
       tags: ['Sites'],
       summary: 'Add a site (or get the one of that host name)',
-      description: 'A site is identified by its lower-cased host name (IDN as punycode). 201 with a new site, 200 with the existing one; `baseUrl` keeps the scheme, host and port first given.',
+      description:
+        'A site is identified by its lower-cased host name (IDN as punycode). 201 with a new site, 200 with the existing one; `baseUrl` keeps the scheme, host and port first given. ' +
+        'Limited per client (SITE_RATE_LIMIT an hour, default 60; every request counts, also one that finds the site existing) with the same RateLimit headers and 429 as POST /api/scans.',
       request: { body: { required: true, content: { 'application/json': { schema: CreateSiteBody } } } },
-      responses: { 201: json(SiteSchema, 'Created'), 200: json(SiteSchema, 'Existing site'), ...problemResponses(400, 401, 413, 415, 503) },
+      responses: { 201: json(SiteSchema, 'Created'), 200: json(SiteSchema, 'Existing site'), ...problemResponses(400, 401, 413, 415, 429, 503) },
     }),
     async (c) => {
       const { url } = c.req.valid('json');
@@ -154,16 +160,21 @@ export function siteRoutes(deps: AppDeps) {
         'A `text/event-stream`: an `update` event whenever the crawl changes (status, pages found, scanned, enriched, failed, the end), whose `data` is the ' +
         'crawl exactly as GET /api/sites/{id}/crawls/{crawlId} returns it and whose `id` counts the crawl\'s changes (0 while its workflow has not written it yet); ' +
         'comment lines (`: keep-alive`) every 15 s; the stream ends after the first event with an ended status (`completed`, `completed_partial`, `cancelled`, ' +
-        '`failed`). Send `Last-Event-ID` to resume. Any API process serves it (changes come through PostgreSQL).',
+        '`failed`). Send `Last-Event-ID` to resume. Any API process serves it (changes come through PostgreSQL). ' +
+        'Bounded: one API process serves at most EVENT_STREAMS_MAX streams (default 100) and EVENT_STREAMS_PER_CLIENT per client (default 10); beyond that 429 ' +
+        '`concurrency_limited` with `Retry-After: 10`. A stream may also end with an `end` event (no id) whose `data` says why: `{reason: "workflow_not_running", workflowStatus}` ' +
+        'when the run has not ended but its workflow no longer runs (terminated, timed out; checked once nothing has changed for 30 s), so it will not change any more ' +
+        '(the event sets `retry` to 60 s); `{reason: "max_lifetime"}` after 30 minutes: reconnect with Last-Event-ID to go on; `{reason: "not_found"}` when it was deleted meanwhile.',
       request: { params: CrawlParams },
-      responses: { 200: { description: 'The event stream', content: { 'text/event-stream': { schema: z.string() } } }, ...problemResponses(400, 401, 404, 503) },
+      responses: { 200: { description: 'The event stream', content: { 'text/event-stream': { schema: z.string() } } }, ...problemResponses(400, 401, 404, 429, 503) },
     }),
     async (c) => {
       const { id, crawlId } = c.req.valid('param');
       await crawlOr404(id, crawlId);
-      return eventStream(c, deps, `crawl:${crawlId}`, async () => {
+      return eventStream(c, deps, limits, `crawl:${crawlId}`, async () => {
         const crawl = await crawlOr404(id, crawlId);
-        return { seq: crawl.eventSeq, data: crawlDto(crawl), ended: isCrawlEnded(crawl.status) };
+        // A crawl a Schedule started runs under the Schedule's workflow id, recorded when it opened.
+        return { seq: crawl.eventSeq, data: crawlDto(crawl), ended: isCrawlEnded(crawl.status), workflowId: crawl.workflowId ?? crawlWorkflowId(crawlId) };
       }) as never;
     },
   );

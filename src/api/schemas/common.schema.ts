@@ -85,11 +85,13 @@ export function problemResponses(...statuses: number[]) {
   const descriptions: Record<number, string> = {
     400: 'Invalid request (validation_error, invalid_json, invalid_query, forbidden_target, bad_request)',
     401: 'API keys are configured and none or a wrong one was sent',
+    403: 'Without API_KEYS: a cross-site browser request that changes state (forbidden)',
     404: 'Not found',
     409: 'Conflict with the resource state',
     413: 'Body over 1 MiB',
     415: 'Body is not application/json',
-    429: 'Rate limit hit; see Retry-After',
+    421: 'Without API_KEYS: the Host header is not one this API answers for (misdirected_request)',
+    429: 'Rate limit (rate_limited) or this process\'s cap on work at once (concurrency_limited) hit; see Retry-After',
     500: 'Unexpected failure (internal_error); nothing was written',
     503: 'Database or Temporal unreachable',
   };

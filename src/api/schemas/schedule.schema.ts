@@ -12,7 +12,7 @@ export const PutScheduleBody = (maxPages: number) =>
         .min(1)
         .max(120)
         .optional()
-        .openapi({ example: '0 3 * * 1', description: `A cron expression of five fields (minute hour day-of-month month day-of-week) or a macro such as @daily; runs at least ${minutes} minutes apart.` }),
+        .openapi({ example: '0 3 * * 1', description: `A cron expression of five fields (minute hour day-of-month month day-of-week) or a macro such as @daily. Any two of its runs must be at least ${minutes} minutes apart: checked over every run it will make, not just the next few, and around the UTC-offset changes (DST) of \`timezone\`.` }),
       every: z
         .string()
         .min(2)
