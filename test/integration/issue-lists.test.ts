@@ -80,8 +80,9 @@ describe('issue lists: index order and answers reused per issues version', () =>
     expect(list.data.length).toBe(ids.length);
     expect(list.pagination).toEqual({ total: ids.length, limit: 100, offset: 0, count: ids.length });
     for (const item of list.data) {
-      const { statusHistory, ...detail } = await (await env.request(`/api/sites/${odd.siteId}/issues/${item.id}`)).json();
+      const { statusHistory, statusHistoryTotal, ...detail } = await (await env.request(`/api/sites/${odd.siteId}/issues/${item.id}`)).json();
       expect(Array.isArray(statusHistory)).toBe(true);
+      expect(statusHistoryTotal).toBe(statusHistory.length);
       expect(item).toEqual(detail);
     }
     const byId = Object.fromEntries(list.data.map((i: any) => [i.id, i]));

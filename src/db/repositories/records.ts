@@ -307,7 +307,8 @@ export function issueFromRow(r: Issue): IssueRecord {
     ...elementFailureFromRow(r),
     status: r.status,
     statusHistory: r.status_history ?? [],
-    statusHistoryTotal: r.status_history_total,
+    // Never fewer than are listed (rows written without the total, e.g. seeded ones).
+    statusHistoryTotal: Math.max(r.status_history_total, (r.status_history ?? []).length),
     lastFindingId: r.last_finding_id,
     firstCrawlId: r.first_crawl_id,
     lastCrawlId: r.last_crawl_id,
