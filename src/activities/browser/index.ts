@@ -114,17 +114,19 @@ export function createBrowserActivities(deps: BrowserActivityDeps) {
         httpStatus: result.httpStatus,
         score,
         passes: result.passes,
-        findings: result.findings.map((f) => ({
-          ...f,
+        findings: result.findings.map((found) => {
           // A selector is indexed and part of the issue's identity: the page decides its length.
-          elementSelector: boundedSelector(f.elementSelector),
-          // Engine texts until enrichment replaces them; they stay if enrichment fails.
-          description: `${f.engineHelp}. ${f.engineDescription}.`.replace(/\.\./g, '.'),
-          fixSuggestion: f.failureSummary || f.engineHelp,
-          data: { ...f.data, ...(result.blocked.length ? { blockedRequests: result.blocked.length } : {}) },
-          fingerprint: fingerprint(url, f.ruleId, boundedSelector(f.elementSelector)),
-          groupKey: groupKey(f.ruleId, boundedSelector(f.elementSelector), f.elementHtml),
-        })),
+          const f = { ...found, elementSelector: boundedSelector(found.elementSelector) };
+          return {
+            ...f,
+            // Engine texts until enrichment replaces them; they stay if enrichment fails.
+            description: `${f.engineHelp}. ${f.engineDescription}.`.replace(/\.\./g, '.'),
+            fixSuggestion: f.failureSummary || f.engineHelp,
+            data: { ...f.data, ...(result.blocked.length ? { blockedRequests: result.blocked.length } : {}) },
+            fingerprint: fingerprint(url, f.ruleId, f.elementSelector),
+            groupKey: groupKey(f.ruleId, f.elementSelector, f.elementHtml),
+          };
+        }),
       });
       return result;
     } catch (err) {
