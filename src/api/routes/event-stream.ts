@@ -28,6 +28,13 @@ export interface EventStreamTiming {
 
 export const DEFAULT_EVENT_TIMING: Required<EventStreamTiming> = { pollMs: 2000, keepAliveMs: 15_000, stuckCheckMs: 30_000, maxLifetimeMs: 30 * 60_000 };
 
+/** How a stream is bounded and may end early, as the OpenAPI descriptions of both event routes say it. */
+export const EVENT_STREAM_BOUNDS =
+  'Bounded: one API process serves at most EVENT_STREAMS_MAX streams (default 100) and EVENT_STREAMS_PER_CLIENT per client (default 10); beyond that 429 ' +
+  '`concurrency_limited` with `Retry-After: 10`. A stream may also end with an `end` event (no id) whose `data` says why: `{reason: "workflow_not_running", workflowStatus}` ' +
+  'when the run has not ended but its workflow no longer runs (terminated, timed out; checked once nothing has changed for 30 s), so it will not change any more ' +
+  '(the event sets `retry` to 60 s); `{reason: "max_lifetime"}` after 30 minutes: reconnect with Last-Event-ID to go on; `{reason: "not_found"}` when it was deleted meanwhile.';
+
 /** Seconds a client refused a stream is told to wait. */
 const STREAM_RETRY_AFTER_S = 10;
 /** What an `end` event for a run that will not move any more tells EventSource to wait before reconnecting. */

@@ -9,7 +9,7 @@ import { clientIp, rateLimit } from '../middleware.ts';
 import { envelope, envelopeSchema, paginationQuery, problemResponses, uuidParam } from '../schemas/common.schema.ts';
 import { CreatedScanSchema, CreateScanBody, ScanListItemSchema, ScanSchema } from '../schemas/scan.schema.ts';
 import { scanDto, scanListItemDto } from '../mappers.ts';
-import { eventStream } from './event-stream.ts';
+import { EVENT_STREAM_BOUNDS, eventStream } from './event-stream.ts';
 import { startWorkflowOrRollback } from './route-helpers.ts';
 
 export const scanWorkflowId = (scanId: string) => `scan-${scanId}`;
@@ -64,10 +64,7 @@ const scanEvents = createRoute({
     'returns it and whose `id` counts the scan\'s changes; comment lines (`: keep-alive`) every 15 s; the stream ends after the first event with an ended ' +
     'status (`completed`, `completed_partial`, `failed`, `cancelled`). Send `Last-Event-ID` to resume: the current state comes again only if it changed since. ' +
     'Any API process serves it (changes come through PostgreSQL). ' +
-    'Bounded: one API process serves at most EVENT_STREAMS_MAX streams (default 100) and EVENT_STREAMS_PER_CLIENT per client (default 10); beyond that 429 ' +
-    '`concurrency_limited` with `Retry-After: 10`. A stream may also end with an `end` event (no id) whose `data` says why: `{reason: "workflow_not_running", workflowStatus}` ' +
-    'when the run has not ended but its workflow no longer runs (terminated, timed out; checked once nothing has changed for 30 s), so it will not change any more ' +
-    '(the event sets `retry` to 60 s); `{reason: "max_lifetime"}` after 30 minutes: reconnect with Last-Event-ID to go on; `{reason: "not_found"}` when it was deleted meanwhile.',
+    EVENT_STREAM_BOUNDS,
   request: { params: IdParams },
   responses: {
     200: { description: 'The event stream', content: { 'text/event-stream': { schema: z.string() } } },

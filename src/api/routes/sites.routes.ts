@@ -12,7 +12,7 @@ import type { AppDeps, HonoEnv } from '../env.ts';
 import { ApiError } from '../errors.ts';
 import { rateLimit } from '../middleware.ts';
 import { crawlDto, latestCrawlDto, siteDto } from '../mappers.ts';
-import { eventStream } from './event-stream.ts';
+import { EVENT_STREAM_BOUNDS, eventStream } from './event-stream.ts';
 import { startCrawlWorkflow, startingCrawl, unopenedCrawlOf } from './starting-crawls.ts';
 import { jsonContent, requireSite } from './route-helpers.ts';
 import { envelope, envelopeSchema, paginationQuery, problemResponses, uuidParam } from '../schemas/common.schema.ts';
@@ -161,10 +161,7 @@ export function siteRoutes(deps: AppDeps, limits: ApiLimits) {
         'crawl exactly as GET /api/sites/{id}/crawls/{crawlId} returns it and whose `id` counts the crawl\'s changes (0 while its workflow has not written it yet); ' +
         'comment lines (`: keep-alive`) every 15 s; the stream ends after the first event with an ended status (`completed`, `completed_partial`, `cancelled`, ' +
         '`failed`). Send `Last-Event-ID` to resume. Any API process serves it (changes come through PostgreSQL). ' +
-        'Bounded: one API process serves at most EVENT_STREAMS_MAX streams (default 100) and EVENT_STREAMS_PER_CLIENT per client (default 10); beyond that 429 ' +
-        '`concurrency_limited` with `Retry-After: 10`. A stream may also end with an `end` event (no id) whose `data` says why: `{reason: "workflow_not_running", workflowStatus}` ' +
-        'when the run has not ended but its workflow no longer runs (terminated, timed out; checked once nothing has changed for 30 s), so it will not change any more ' +
-        '(the event sets `retry` to 60 s); `{reason: "max_lifetime"}` after 30 minutes: reconnect with Last-Event-ID to go on; `{reason: "not_found"}` when it was deleted meanwhile.',
+        EVENT_STREAM_BOUNDS,
       request: { params: CrawlParams },
       responses: { 200: { description: 'The event stream', content: { 'text/event-stream': { schema: z.string() } } }, ...problemResponses(400, 401, 404, 429, 503) },
     }),
