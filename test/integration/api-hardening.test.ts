@@ -376,6 +376,18 @@ describe('API hardening: every answer is problem+json', () => {
       opened.push(stream);
       return stream;
     }
+    /** A stream once the server has noticed the streams closed before and freed their places. */
+    function followOnceFree(scanId: string, client: string) {
+      return pollUntil(
+        async () => {
+          const s = await follow(scanId, client);
+          if (s.res.status !== 200) await s.res.body?.cancel();
+          return s;
+        },
+        (s) => s.res.status === 200,
+        { timeoutMs: 5000, everyMs: 100 },
+      );
+    }
 
     it('caps streams per client and per process with 429 concurrency_limited and Retry-After', async () => {
       const scanId = await queuedScan();
@@ -397,15 +409,7 @@ describe('API hardening: every answer is problem+json', () => {
       // A stream the client closes gives its places back.
       a1.close();
       b1.close();
-      const again = await pollUntil(
-        async () => {
-          const s = await follow(scanId, '203.0.113.1');
-          if (s.res.status !== 200) await s.res.body?.cancel();
-          return s;
-        },
-        (s) => s.res.status === 200,
-        { timeoutMs: 5000, everyMs: 100 },
-      );
+      const again = await followOnceFree(scanId, '203.0.113.1');
       expect((await again.next())?.data.status).toBe('queued');
       for (const s of [a2, again]) s.close();
     });
@@ -413,15 +417,7 @@ describe('API hardening: every answer is problem+json', () => {
     it("ends the stream of a scan whose workflow was terminated, with an end event that says so", async () => {
       // The places of the streams closed above come back once the server notices.
       const scanId = await queuedScan();
-      const stream = await pollUntil(
-        async () => {
-          const s = await follow(scanId, '203.0.113.10');
-          if (s.res.status !== 200) await s.res.body?.cancel();
-          return s;
-        },
-        (s) => s.res.status === 200,
-        { timeoutMs: 5000, everyMs: 100 },
-      );
+      const stream = await followOnceFree(scanId, '203.0.113.10');
       const first = await stream.next();
       expect(first).toMatchObject({ event: 'update', data: { id: scanId, status: 'queued' } });
       // Queued with its workflow waiting for a worker: checked, and left open.
