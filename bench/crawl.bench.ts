@@ -12,10 +12,10 @@
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser } from 'playwright';
-import { CHROMIUM_ARGS, resolveChromiumPath } from '../src/activities/browser/browser-provider.ts';
-import { DEFAULT_ENGINES, type ScanEngine } from '../src/activities/browser/engines/index.ts';
-import { openTab } from '../src/activities/browser/page-session.ts';
-import { scanUrl } from '../src/activities/browser/scan-url.ts';
+import { CHROMIUM_ARGS, resolveChromiumPath } from '../src/audit/session/browser-provider.ts';
+import { DEFAULT_ENGINES, type ScanEngine } from '../src/audit/engines/index.ts';
+import { openTab } from '../src/audit/session/page-session.ts';
+import { scanUrl } from '../src/audit/scan-url.ts';
 import { createTargetPolicy } from '../src/security/target-policy.ts';
 import { AXE_WCAG_TAGS } from '../src/shared/wcag.ts';
 import { startStack } from './stack.ts';

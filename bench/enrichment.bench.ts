@@ -4,7 +4,7 @@
 // (what a deployment without a model writes). Asserts nothing.
 //   node bench/enrichment.bench.ts [maxPages=1000]
 import path from 'node:path';
-import { describeFinding } from '../src/activities/ai/offline-enricher.ts';
+import { describeFinding } from '../src/enrichment/offline-enricher.ts';
 import { createDb } from '../src/db/database.ts';
 import { findingFromRow } from '../src/db/repositories/records.ts';
 import { startFakeOpenAi } from '../test/helpers/fake-openai.ts';

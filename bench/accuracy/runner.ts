@@ -6,11 +6,11 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import axeCore from 'axe-core';
 import { chromium, type Browser } from 'playwright';
-import { CHROMIUM_ARGS, resolveChromiumPath } from '../../src/activities/browser/browser-provider.ts';
-import { findingsFromAxe, type AxeRuleResult, type FindingDraft } from '../../src/activities/browser/axe-findings.ts';
-import { runAxe } from '../../src/activities/browser/in-page.ts';
-import { DEFAULT_ENGINES, type ScanEngine } from '../../src/activities/browser/engines/index.ts';
-import { scanUrl } from '../../src/activities/browser/scan-url.ts';
+import { CHROMIUM_ARGS, resolveChromiumPath } from '../../src/audit/session/browser-provider.ts';
+import { findingsFromAxe, type AxeRuleResult, type FindingDraft } from '../../src/audit/findings/findings.ts';
+import { runAxe } from '../../src/audit/session/in-page.ts';
+import { DEFAULT_ENGINES, type ScanEngine } from '../../src/audit/engines/index.ts';
+import { scanUrl } from '../../src/audit/scan-url.ts';
 import { createTargetPolicy } from '../../src/security/target-policy.ts';
 import { buildActMap, type Finding, type Outcome } from './scoring.ts';
 

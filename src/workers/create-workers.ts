@@ -1,11 +1,11 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { createAiActivities, type AiActivities } from '../activities/ai/index.ts';
-import { createBrowserActivities, type BrowserActivities, type BrowserActivityDeps } from '../activities/browser/index.ts';
-import type { BrowserProvider } from '../activities/browser/browser-provider.ts';
-import type { TabPool } from '../activities/browser/tab-pool.ts';
-import { createDiscoveryActivities, type DiscoveryActivities } from '../activities/discovery/index.ts';
+import { createAiEnrichmentActivities, type AiEnrichmentActivities } from '../activities/ai-enrichment/index.ts';
+import { createPageScanActivities, type PageScanActivities, type PageScanActivityDeps } from '../activities/page-scan/index.ts';
+import type { BrowserProvider } from '../audit/session/browser-provider.ts';
+import type { TabPool } from '../audit/session/tab-pool.ts';
+import { createCrawlDiscoveryActivities, type CrawlDiscoveryActivities } from '../activities/crawl-discovery/index.ts';
 import { createPersistenceActivities, type PersistenceActivities } from '../activities/persistence/index.ts';
-import type { Enricher } from '../activities/ai/enricher.ts';
+import type { Enricher } from '../enrichment/enricher.ts';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import type { TargetPolicy } from '../security/target-policy.ts';
@@ -34,13 +34,13 @@ export interface WorkerDeps {
   /** Writes issue texts: chosen once from configuration (`createEnricher`). */
   enricher: Enricher;
   /** The engines each page runs; the production set unless a test picks others. */
-  scanEngines?: BrowserActivityDeps['scanEngines'];
+  scanEngines?: PageScanActivityDeps['scanEngines'];
   /** Replace activities (tests inject failures this way). */
   overrides?: {
-    ai?: Partial<AiActivities>;
-    browser?: Partial<BrowserActivities>;
+    ai?: Partial<AiEnrichmentActivities>;
+    browser?: Partial<PageScanActivities>;
     persistence?: Partial<PersistenceActivities>;
-    discovery?: Partial<DiscoveryActivities>;
+    discovery?: Partial<CrawlDiscoveryActivities>;
   };
 }
 
@@ -53,9 +53,9 @@ export async function createWorkers(deps: WorkerDeps): Promise<Worker[]> {
   // timeout, 24 s for a page scan) would let a cancelled scan run that long. 2 s is the scan's own beat.
   const common = { connection: deps.connection, namespace: deps.namespace, maxHeartbeatThrottleInterval: '2 seconds', defaultHeartbeatThrottleInterval: '2 seconds' } as const;
   const persistence = { ...createPersistenceActivities(deps), ...deps.overrides?.persistence };
-  const browser = { ...createBrowserActivities(deps), ...deps.overrides?.browser };
-  const ai = { ...createAiActivities(deps), ...deps.overrides?.ai };
-  const discovery = { ...createDiscoveryActivities(deps), ...deps.overrides?.discovery };
+  const browser = { ...createPageScanActivities(deps), ...deps.overrides?.browser };
+  const ai = { ...createAiEnrichmentActivities(deps), ...deps.overrides?.ai };
+  const discovery = { ...createCrawlDiscoveryActivities(deps), ...deps.overrides?.discovery };
   return Promise.all([
     Worker.create({
       ...common,

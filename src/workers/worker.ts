@@ -1,14 +1,14 @@
 import path from 'node:path';
 import { NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
-import { createBrowserProvider, resolveChromiumPath } from '../activities/browser/browser-provider.ts';
-import { createTabPool } from '../activities/browser/tab-pool.ts';
+import { createBrowserProvider, resolveChromiumPath } from '../audit/session/browser-provider.ts';
+import { createTabPool } from '../audit/session/tab-pool.ts';
 import { loadConfig } from '../config.ts';
 import { createDb } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { createLogger } from '../logger.ts';
 import { createTargetPolicy } from '../security/target-policy.ts';
 import { taskQueues } from '../shared/task-queues.ts';
-import { createEnricher } from '../activities/ai/create-enricher.ts';
+import { createEnricher } from '../enrichment/create-enricher.ts';
 import { createWorkers, runWorkers } from './create-workers.ts';
 import { ensureWorkflowBundle } from './workflow-bundle.ts';
 

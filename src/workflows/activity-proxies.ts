@@ -1,6 +1,6 @@
 import { ActivityCancellationType, proxyActivities } from '@temporalio/workflow';
-import type { AiActivities } from '../activities/ai/index.ts';
-import type { BrowserActivities } from '../activities/browser/index.ts';
+import type { AiEnrichmentActivities } from '../activities/ai-enrichment/index.ts';
+import type { PageScanActivities } from '../activities/page-scan/index.ts';
 import type { PersistenceActivities } from '../activities/persistence/index.ts';
 import { FAILURE_TYPES } from '../shared/contracts.ts';
 import type { TaskQueues } from '../shared/task-queues.ts';
@@ -25,7 +25,7 @@ export function persistenceActivities(queues: TaskQueues) {
  * gets another try.
  */
 export function pageScanActivities(queues: TaskQueues) {
-  return proxyActivities<BrowserActivities>({
+  return proxyActivities<PageScanActivities>({
     taskQueue: queues.pageScan,
     startToCloseTimeout: '4 minutes',
     heartbeatTimeout: '30 seconds',
@@ -45,7 +45,7 @@ export function pageScanActivities(queues: TaskQueues) {
 
 /** Enrichment on `ai-enrichment`; its retry budget comes from the workflow input (tests shorten it). */
 export function enrichmentActivities(queues: TaskQueues, retry?: { maximumAttempts: number; initialIntervalMs: number }) {
-  return proxyActivities<AiActivities>({
+  return proxyActivities<AiEnrichmentActivities>({
     taskQueue: queues.enrichment,
     // A page of many uncached issue groups makes one model call each, one after another.
     startToCloseTimeout: '10 minutes',

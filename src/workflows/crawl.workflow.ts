@@ -19,7 +19,7 @@ import {
   uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { DiscoveryActivities } from '../activities/discovery/index.ts';
+import type { CrawlDiscoveryActivities } from '../activities/crawl-discovery/index.ts';
 import type { OpenCrawlResult } from '../db/repositories/crawl.repository.ts';
 import { FAILURE_TYPES, type CrawlWorkflowInput, type CrawlWorkflowResult, type DiscoveryOptions } from '../shared/contracts.ts';
 import { crawlSearchAttributes, discoveryWorkflowId } from '../shared/search-attributes.ts';
@@ -37,7 +37,7 @@ export interface DiscoveryWorkflowInput {
 
 /** Link and sitemap discovery of one crawl on `crawl-discovery`; it feeds the crawl through the database. */
 export async function DiscoveryWorkflow(input: DiscoveryWorkflowInput): Promise<void> {
-  const discovery = proxyActivities<DiscoveryActivities>({
+  const discovery = proxyActivities<CrawlDiscoveryActivities>({
     taskQueue: input.queues.discovery,
     startToCloseTimeout: '12 hours',
     heartbeatTimeout: '30 seconds',

@@ -14,7 +14,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extractPageData } from '../../src/activities/ai/prompt.ts';
+import { extractPageData } from '../../src/enrichment/prompt.ts';
 
 export interface FakeAnswer {
   description: string;

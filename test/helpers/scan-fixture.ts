@@ -1,7 +1,7 @@
-import { createBrowserProvider, resolveChromiumPath, type BrowserProvider } from '../../src/activities/browser/browser-provider.ts';
-import type { FindingDraft } from '../../src/activities/browser/axe-findings.ts';
-import type { ScanEngine } from '../../src/activities/browser/engines/index.ts';
-import { scanUrl, type ScanUrlResult } from '../../src/activities/browser/scan-url.ts';
+import { createBrowserProvider, resolveChromiumPath, type BrowserProvider } from '../../src/audit/session/browser-provider.ts';
+import type { FindingDraft } from '../../src/audit/findings/findings.ts';
+import type { ScanEngine } from '../../src/audit/engines/index.ts';
+import { scanUrl, type ScanUrlResult } from '../../src/audit/scan-url.ts';
 import { createTargetPolicy } from '../../src/security/target-policy.ts';
 import { html, startFixtureServer, type FixtureServer } from './fixture-server.ts';
 

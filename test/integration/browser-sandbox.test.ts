@@ -1,8 +1,8 @@
 import { createSocket } from 'node:dgram';
 import { readFileSync, statSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createBrowserProvider, launchPlans, resolveChromiumPath, type BrowserProvider } from '../../src/activities/browser/browser-provider.ts';
-import { startEgressProxy } from '../../src/activities/browser/egress-proxy.ts';
+import { createBrowserProvider, launchPlans, resolveChromiumPath, type BrowserProvider } from '../../src/audit/session/browser-provider.ts';
+import { startEgressProxy } from '../../src/audit/session/egress-proxy.ts';
 import { createTargetPolicy } from '../../src/security/target-policy.ts';
 import { processTree } from '../helpers/process-tree.ts';
 

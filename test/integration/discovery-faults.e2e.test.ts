@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { ApplicationFailure } from '@temporalio/activity';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDiscoveryActivities } from '../../src/activities/discovery/index.ts';
+import { createCrawlDiscoveryActivities } from '../../src/activities/crawl-discovery/index.ts';
 import { findCrawl } from '../../src/db/repositories/crawl.repository.ts';
 import { registerPage } from '../../src/db/repositories/crawl-page.repository.ts';
 import { findSite } from '../../src/db/repositories/site.repository.ts';
@@ -131,7 +131,7 @@ describe('discovery that survives the real web', () => {
       overrides: {
         discovery: {
           async discoverPages(input) {
-            if (!failDiscovery) return createDiscoveryActivities({ db: env.db, policy, logger: createLogger('test', 'silent') }).discoverPages(input);
+            if (!failDiscovery) return createCrawlDiscoveryActivities({ db: env.db, policy, logger: createLogger('test', 'silent') }).discoverPages(input);
             // Finds the home page, then breaks for good.
             const crawl = (await findCrawl(env.db, input.crawlId))!;
             const site = (await findSite(env.db, crawl.siteId))!;

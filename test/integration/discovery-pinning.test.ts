@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchPage } from '../../src/activities/discovery/fetch-page.ts';
+import { fetchPage } from '../../src/discovery/fetch-page.ts';
 import { createTargetPolicy } from '../../src/security/target-policy.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractPageData } from '../../src/activities/ai/prompt.ts';
+import { extractPageData } from '../../src/enrichment/prompt.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fake-openai.ts';
 import { html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../helpers/test-env.ts';

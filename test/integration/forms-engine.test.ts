@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeEngine } from '../../src/activities/browser/engines/axe.engine.ts';
-import { FORM_RULES, formsEngine, GUIDES } from '../../src/activities/browser/engines/forms.engine.ts';
+import { axeEngine } from '../../src/audit/engines/axe/axe.engine.ts';
+import { FORM_RULES, formsEngine, GUIDES } from '../../src/audit/engines/forms/forms.engine.ts';
 import { openFixtureScanner, type FixtureScanner, type ScannedResult } from '../helpers/scan-fixture.ts';
 
 /** Fixture pages for the forms engine: each check with failing and passing variants, one page per check. */

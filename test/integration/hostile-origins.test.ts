@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createBrowserProvider, resolveChromiumPath, type BrowserProvider } from '../../src/activities/browser/browser-provider.ts';
-import { openTab, type Tab } from '../../src/activities/browser/page-session.ts';
-import { scanUrl } from '../../src/activities/browser/scan-url.ts';
-import { fetchPage, type FetchOutcome } from '../../src/activities/discovery/fetch-page.ts';
-import { readRobots, readSitemaps } from '../../src/activities/discovery/sitemaps.ts';
+import { createBrowserProvider, resolveChromiumPath, type BrowserProvider } from '../../src/audit/session/browser-provider.ts';
+import { openTab, type Tab } from '../../src/audit/session/page-session.ts';
+import { scanUrl } from '../../src/audit/scan-url.ts';
+import { fetchPage, type FetchOutcome } from '../../src/discovery/fetch-page.ts';
+import { readRobots, readSitemaps } from '../../src/discovery/sitemaps.ts';
 import { createTargetPolicy, type TargetPolicy } from '../../src/security/target-policy.ts';
 import type { PageErrorCode } from '../../src/shared/contracts.ts';
 import { drip, head, send, sendThen, startHostileOrigin, type HostileOrigin, type RawAnswer } from '../helpers/hostile-origin.ts';

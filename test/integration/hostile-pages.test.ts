@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBrowserProvider, resolveChromiumPath, type BrowserProvider } from '../../src/activities/browser/browser-provider.ts';
-import { scanUrl, type ScanUrlResult } from '../../src/activities/browser/scan-url.ts';
+import { createBrowserProvider, resolveChromiumPath, type BrowserProvider } from '../../src/audit/session/browser-provider.ts';
+import { scanUrl, type ScanUrlResult } from '../../src/audit/scan-url.ts';
 import { createTargetPolicy, type TargetPolicy } from '../../src/security/target-policy.ts';
 import { html, startFixtureServer, type FixtureServer, type Handler } from '../helpers/fixture-server.ts';
 

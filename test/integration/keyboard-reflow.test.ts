@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScanEngine } from '../../src/activities/browser/engines/engine.ts';
-import { keyboardEngine } from '../../src/activities/browser/engines/keyboard.engine.ts';
-import { reflowEngine } from '../../src/activities/browser/engines/reflow.engine.ts';
+import type { ScanEngine } from '../../src/audit/engines/engine.ts';
+import { keyboardEngine } from '../../src/audit/engines/keyboard/keyboard.engine.ts';
+import { reflowEngine } from '../../src/audit/engines/reflow/reflow.engine.ts';
 import { DESKTOP_VIEWPORT } from '../../src/shared/audit-setup.ts';
 import { openFixtureScanner, ofRule, type FixtureScanner } from '../helpers/scan-fixture.ts';
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeEngine } from '../../src/activities/browser/engines/axe.engine.ts';
-import type { ScanEngine } from '../../src/activities/browser/engines/engine.ts';
-import { GUIDES as LANGUAGE_GUIDES, languageEngine } from '../../src/activities/browser/engines/language.engine.ts';
-import { GUIDES as MEDIA_GUIDES, mediaEngine } from '../../src/activities/browser/engines/media.engine.ts';
-import { GUIDES as TITLE_GUIDES, titleEngine } from '../../src/activities/browser/engines/title.engine.ts';
+import { axeEngine } from '../../src/audit/engines/axe/axe.engine.ts';
+import type { ScanEngine } from '../../src/audit/engines/engine.ts';
+import { GUIDES as LANGUAGE_GUIDES, languageEngine } from '../../src/audit/engines/language/language.engine.ts';
+import { GUIDES as MEDIA_GUIDES, mediaEngine } from '../../src/audit/engines/media/media.engine.ts';
+import { GUIDES as TITLE_GUIDES, titleEngine } from '../../src/audit/engines/title/title.engine.ts';
 import { ofRule, openFixtureScanner, type FixtureScanner, type ScannedResult } from '../helpers/scan-fixture.ts';
 
 let scanner: FixtureScanner;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeEngine } from '../../src/activities/browser/engines/axe.engine.ts';
+import { axeEngine } from '../../src/audit/engines/axe/axe.engine.ts';
 import { html } from '../helpers/fixture-server.ts';
 import { ofRule, openFixtureScanner, type FixtureScanner, type ScannedResult } from '../helpers/scan-fixture.ts';
 

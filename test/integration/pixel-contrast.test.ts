@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FindingDraft } from '../../src/activities/browser/axe-findings.ts';
-import { axeEngine } from '../../src/activities/browser/engines/axe.engine.ts';
-import type { ScanEngine } from '../../src/activities/browser/engines/engine.ts';
-import { pixelContrastEngine } from '../../src/activities/browser/engines/pixel-contrast.engine.ts';
+import type { FindingDraft } from '../../src/audit/findings/findings.ts';
+import { axeEngine } from '../../src/audit/engines/axe/axe.engine.ts';
+import type { ScanEngine } from '../../src/audit/engines/engine.ts';
+import { pixelContrastEngine } from '../../src/audit/engines/pixel-contrast/pixel-contrast.engine.ts';
 import { solidPngUrl } from '../helpers/png.ts';
 import { ofRule, openFixtureScanner, type FixtureScanner, type ScannedResult } from '../helpers/scan-fixture.ts';
 

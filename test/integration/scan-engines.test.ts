@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeEngine } from '../../src/activities/browser/engines/axe.engine.ts';
-import { ownFinding, type ScanEngine } from '../../src/activities/browser/engines/engine.ts';
+import { axeEngine } from '../../src/audit/engines/axe/axe.engine.ts';
+import { ownFinding, type ScanEngine } from '../../src/audit/engines/engine.ts';
 import { openFixtureScanner, ofRule, type FixtureScanner } from '../helpers/scan-fixture.ts';
 
 const page = (body: string, head = '') => `<!doctype html><html lang="en"><head><title>Engines</title>${head}</head><body><main>${body}</main></body></html>`;

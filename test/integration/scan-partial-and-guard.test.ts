@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBrowserProvider, resolveChromiumPath, type BrowserProvider } from '../../src/activities/browser/browser-provider.ts';
-import { scanUrl } from '../../src/activities/browser/scan-url.ts';
+import { createBrowserProvider, resolveChromiumPath, type BrowserProvider } from '../../src/audit/session/browser-provider.ts';
+import { scanUrl } from '../../src/audit/scan-url.ts';
 import { createTargetPolicy } from '../../src/security/target-policy.ts';
 import { freePort } from '../../temporal-dev/dev-server.ts';
 import { fixtureFile, html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeEngine } from '../../src/activities/browser/engines/axe.engine.ts';
-import { openTab } from '../../src/activities/browser/page-session.ts';
-import { runLogin } from '../../src/activities/browser/site-login.ts';
+import { axeEngine } from '../../src/audit/engines/axe/axe.engine.ts';
+import { openTab } from '../../src/audit/session/page-session.ts';
+import { runLogin } from '../../src/audit/session/site-login.ts';
 import { putSiteAuth } from '../../src/db/repositories/site-auth.repository.ts';
 import { SecretsKey } from '../../src/security/secrets.ts';
 import { sealSiteAuth } from '../../src/security/site-auth-seal.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeEngine } from '../../src/activities/browser/engines/axe.engine.ts';
-import { GUIDES, structureEngine } from '../../src/activities/browser/engines/structure.engine.ts';
+import { axeEngine } from '../../src/audit/engines/axe/axe.engine.ts';
+import { GUIDES, structureEngine } from '../../src/audit/engines/structure/structure.engine.ts';
 import { ofRule, openFixtureScanner, type FixtureScanner, type ScannedResult } from '../helpers/scan-fixture.ts';
 
 let scanner: FixtureScanner;

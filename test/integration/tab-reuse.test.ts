@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBrowserProvider, resolveChromiumPath, type BrowserProvider } from '../../src/activities/browser/browser-provider.ts';
-import { axeEngine } from '../../src/activities/browser/engines/axe.engine.ts';
-import type { ScanEngine } from '../../src/activities/browser/engines/index.ts';
-import { scanUrl, type ScanUrlResult } from '../../src/activities/browser/scan-url.ts';
-import { createTabPool, TabCrashedError, type TabPool } from '../../src/activities/browser/tab-pool.ts';
+import { createBrowserProvider, resolveChromiumPath, type BrowserProvider } from '../../src/audit/session/browser-provider.ts';
+import { axeEngine } from '../../src/audit/engines/axe/axe.engine.ts';
+import type { ScanEngine } from '../../src/audit/engines/index.ts';
+import { scanUrl, type ScanUrlResult } from '../../src/audit/scan-url.ts';
+import { createTabPool, TabCrashedError, type TabPool } from '../../src/audit/session/tab-pool.ts';
 import { createTargetPolicy, type TargetPolicy } from '../../src/security/target-policy.ts';
 import { fixtureFile, html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../helpers/test-env.ts';

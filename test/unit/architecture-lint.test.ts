@@ -12,10 +12,10 @@ async function problems(file: string, code: string): Promise<string[]> {
 
 describe('architecture lint', () => {
   it('keeps activity code out of the API, type imports aside', async () => {
-    expect(await problems('src/api/routes/x.ts', "import { siteHostname } from '../../activities/discovery/urls.ts';\nexport const f = siteHostname;\n")).toEqual([
+    expect(await problems('src/api/routes/x.ts', "import { siteHostname } from '../../discovery/urls.ts';\nexport const f = siteHostname;\n")).toEqual([
       expect.stringContaining('The API only accepts requests'),
     ]);
-    expect(await problems('src/api/routes/x.ts', "import type { Enricher } from '../../activities/ai/enricher.ts';\nexport type E = Enricher;\n")).toEqual([]);
+    expect(await problems('src/api/routes/x.ts', "import type { Enricher } from '../../enrichment/enricher.ts';\nexport type E = Enricher;\n")).toEqual([]);
     expect(await problems('src/api/routes/x.ts', "import { siteHostname } from '../../shared/urls.ts';\nexport const f = siteHostname;\n")).toEqual([]);
   });
 
@@ -33,10 +33,10 @@ describe('architecture lint', () => {
   it('keeps I/O out of workflow code', async () => {
     expect(await problems('src/workflows/x.ts', "import { readFile } from 'node:fs';\nexport const f = readFile;\n")).toEqual([expect.stringContaining('Node APIs are not deterministic')]);
     expect(await problems('src/workflows/x.ts', "import { Kysely } from 'kysely';\nexport const k = Kysely;\n")).toEqual([expect.stringContaining('Workflows do no I/O')]);
-    expect(await problems('src/workflows/x.ts', "import { createBrowserActivities } from '../activities/browser/index.ts';\nexport const f = createBrowserActivities;\n")).toEqual([
+    expect(await problems('src/workflows/x.ts', "import { createPageScanActivities } from '../activities/page-scan/index.ts';\nexport const f = createPageScanActivities;\n")).toEqual([
       expect.stringContaining('proxyActivities'),
     ]);
-    expect(await problems('src/workflows/x.ts', "import { proxyActivities } from '@temporalio/workflow';\nimport type { BrowserActivities } from '../activities/browser/index.ts';\nexport const f = proxyActivities<BrowserActivities>;\n")).toEqual([]);
+    expect(await problems('src/workflows/x.ts', "import { proxyActivities } from '@temporalio/workflow';\nimport type { PageScanActivities } from '../activities/page-scan/index.ts';\nexport const f = proxyActivities<PageScanActivities>;\n")).toEqual([]);
   });
 
   it('keeps src/shared free of the processes and the database', async () => {

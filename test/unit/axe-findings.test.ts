@@ -8,7 +8,7 @@ import {
   passedRules,
   selectorFromTarget,
   type AxeRuleResult,
-} from '../../src/activities/browser/axe-findings.ts';
+} from '../../src/audit/findings/findings.ts';
 
 const rule = (id: string, tags: string[], nodes: Array<{ target: unknown[]; impact?: string }>, impact = 'serious'): AxeRuleResult => ({
   id,

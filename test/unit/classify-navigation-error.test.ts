@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyNavigationError, isBrowserGone } from '../../src/activities/browser/classify-navigation-error.ts';
+import { classifyNavigationError, isBrowserGone } from '../../src/audit/session/classify-navigation-error.ts';
 
 describe('navigation error classification', () => {
   it.each([

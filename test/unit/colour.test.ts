@@ -9,7 +9,7 @@ import {
   rgbToHsl,
   toHex,
   type Rgb,
-} from '../../src/activities/ai/colour.ts';
+} from '../../src/enrichment/colour.ts';
 
 const hex = (v: string): Rgb => parseHex(v)!;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { extractLinks } from '../../src/activities/discovery/extract-links.ts';
-import { decodeBody } from '../../src/activities/discovery/fetch-page.ts';
-import { looksLikeAsset, normalizeUrl, pathOf, sameSite, sameSiteMove, siteHostname } from '../../src/activities/discovery/urls.ts';
+import { extractLinks } from '../../src/discovery/extract-links.ts';
+import { decodeBody } from '../../src/discovery/fetch-page.ts';
+import { looksLikeAsset, normalizeUrl, pathOf, sameSite, sameSiteMove, siteHostname } from '../../src/discovery/urls.ts';
 import { gzipSync } from 'node:zlib';
 
 describe('discovery URL rules', () => {

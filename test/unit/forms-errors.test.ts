@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describesError, errorMessageProblems, fieldsNamed, looksLikeError } from '../../src/activities/browser/forms/errors.ts';
+import { describesError, errorMessageProblems, fieldsNamed, looksLikeError } from '../../src/audit/engines/forms/errors.ts';
 
 describe('error message wording', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ControlFacts, FormPageFacts } from '../../src/activities/browser/forms/facts.ts';
-import { FORM_RULES, formFindings } from '../../src/activities/browser/forms/findings.ts';
+import type { ControlFacts, FormPageFacts } from '../../src/audit/engines/forms/facts.ts';
+import { FORM_RULES, formFindings } from '../../src/audit/engines/forms/findings.ts';
 
 let n = 0;
 function control(over: Partial<ControlFacts> = {}): ControlFacts {

@@ -7,7 +7,7 @@ import {
   nonDescriptiveLabel,
   normaliseLabel,
   requiredMarker,
-} from '../../src/activities/browser/forms/text.ts';
+} from '../../src/audit/engines/forms/text.ts';
 
 describe('label normalisation', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupKey, htmlShape, normaliseSelectorPath } from '../../src/activities/browser/group-key.ts';
+import { groupKey, htmlShape, normaliseSelectorPath } from '../../src/audit/findings/group-key.ts';
 
 describe('issue group keys', () => {
   it('generalises what varies from page to page: positions, numbers, ids and attribute values', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { focusVerdict, type FocusLook } from '../../src/activities/browser/keyboard/focus-visible.ts';
-import { analyseWalk, judgeProbe, keyHints, mentionsKeys, SAME_ELEMENT_PRESSES, trailingCycle, trapOutcome, type FocusPos } from '../../src/activities/browser/keyboard/focus-walk.ts';
+import { focusVerdict, type FocusLook } from '../../src/audit/engines/keyboard/focus-visible.ts';
+import { analyseWalk, judgeProbe, keyHints, mentionsKeys, SAME_ELEMENT_PRESSES, trailingCycle, trapOutcome, type FocusPos } from '../../src/audit/engines/keyboard/focus-walk.ts';
 
 const times = <T>(n: number, x: T): T[] => Array.from({ length: n }, () => x);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { functionWordShares, judgeLanguage, proseOnly, windows } from '../../src/activities/browser/language/detect.ts';
-import { detectorCodesFor, expectedScripts, primarySubtag, subtagOf } from '../../src/activities/browser/language/tags.ts';
+import { functionWordShares, judgeLanguage, proseOnly, windows } from '../../src/audit/engines/language/detect.ts';
+import { detectorCodesFor, expectedScripts, primarySubtag, subtagOf } from '../../src/audit/engines/language/tags.ts';
 
 const ENGLISH =
   'The library opens at nine in the morning and closes at six in the evening. Members can borrow up to ten books at a time, and they may renew them online if nobody else has asked for them. ' +

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { customRulesSource } from '../../src/activities/browser/custom-rules.ts';
-import { compareDestinations, judgeIdenticalLinks, onclickDestination, type LinkForComparison } from '../../src/activities/browser/links/destinations.ts';
-import { classifyLinkName, judgeLinkName, LINK_NAME_LISTS, normaliseLinkName, type VagueLinkFacts } from '../../src/activities/browser/links/link-names.ts';
+import { customRulesSource } from '../../src/audit/engines/links/link-rules.ts';
+import { compareDestinations, judgeIdenticalLinks, onclickDestination, type LinkForComparison } from '../../src/audit/engines/links/destinations.ts';
+import { classifyLinkName, judgeLinkName, LINK_NAME_LISTS, normaliseLinkName, type VagueLinkFacts } from '../../src/audit/engines/links/link-names.ts';
 
 const en = LINK_NAME_LISTS.en!;
 

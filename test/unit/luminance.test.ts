@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { contrastRatio as adviceRatio, relativeLuminance } from '../../src/activities/ai/colour.ts';
-import { contrast, floor2, fontSizeLabel, isLargeText, luminance, minimumRatio, parseCssColour, ratioOf, toHex, type Rgb } from '../../src/activities/browser/contrast/luminance.ts';
-import { decide, measureText, type TextLine } from '../../src/activities/browser/contrast/measure.ts';
-import { decodePng } from '../../src/activities/browser/contrast/png.ts';
-import { planCaptures } from '../../src/activities/browser/engines/pixel-contrast.engine.ts';
+import { contrastRatio as adviceRatio, relativeLuminance } from '../../src/enrichment/colour.ts';
+import { contrast, floor2, fontSizeLabel, isLargeText, luminance, minimumRatio, parseCssColour, ratioOf, toHex, type Rgb } from '../../src/audit/engines/pixel-contrast/luminance.ts';
+import { decide, measureText, type TextLine } from '../../src/audit/engines/pixel-contrast/measure.ts';
+import { decodePng } from '../../src/audit/engines/pixel-contrast/png.ts';
+import { planCaptures } from '../../src/audit/engines/pixel-contrast/pixel-contrast.engine.ts';
 import { encodePng } from '../helpers/png.ts';
 
 describe('luminance and contrast ratio', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AudioProbe, MediaFacts } from '../../src/activities/browser/media/collect.ts';
-import { alternativeFound, judgeMedia, judgeMediaLink, playableSeconds } from '../../src/activities/browser/media/judge.ts';
+import type { AudioProbe, MediaFacts } from '../../src/audit/engines/media/collect.ts';
+import { alternativeFound, judgeMedia, judgeMediaLink, playableSeconds } from '../../src/audit/engines/media/judge.ts';
 
 const none = { transcriptLink: null, nearbyLetters: 0, describedByLetters: 0 };
 

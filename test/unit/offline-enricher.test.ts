@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contrastRatio, parseHex } from '../../src/activities/ai/colour.ts';
+import { contrastRatio, parseHex } from '../../src/enrichment/colour.ts';
 import {
   createOfflineEnricher,
   describeFinding,
@@ -12,7 +12,7 @@ import {
   withAttribute,
   wordsFrom,
   type EnrichableFinding,
-} from '../../src/activities/ai/offline-enricher.ts';
+} from '../../src/enrichment/offline-enricher.ts';
 import type { FindingRecord } from '../../src/db/repositories/records.ts';
 
 const finding = (over: Partial<EnrichableFinding> = {}): EnrichableFinding => ({

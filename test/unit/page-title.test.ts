@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { duplicateTitles, genericTitle, isHomePath, normaliseTitle, unrelatedTitle } from '../../src/activities/browser/title/title.ts';
+import { duplicateTitles, genericTitle, isHomePath, normaliseTitle, unrelatedTitle } from '../../src/audit/engines/title/title.ts';
 
 describe('generic page titles', () => {
   const url = 'https://example.org/services/parking.html';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EnrichmentGroup } from '../../src/activities/ai/enricher.ts';
+import type { EnrichmentGroup } from '../../src/enrichment/enricher.ts';
 import {
   ANSWER_JSON_SCHEMA,
   ANSWER_LIMITS,
@@ -13,7 +13,7 @@ import {
   capText,
   extractPageData,
   parseAnswer,
-} from '../../src/activities/ai/prompt.ts';
+} from '../../src/enrichment/prompt.ts';
 import type { FindingRecord } from '../../src/db/repositories/records.ts';
 
 function finding(over: Partial<FindingRecord> = {}): FindingRecord {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { oneLineBox, reflowOutcome, textClipState, usedLineHeight, type Box } from '../../src/activities/browser/reflow/geometry.ts';
+import { oneLineBox, reflowOutcome, textClipState, usedLineHeight, type Box } from '../../src/audit/engines/reflow/geometry.ts';
 
 const box = (left: number, top: number, right: number, bottom: number): Box => ({ left, top, right, bottom });
 const clip = box(0, 0, 100, 40);

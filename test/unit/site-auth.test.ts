@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PutSiteAuthBody } from '../../src/api/schemas/site-auth.schema.ts';
-import { describeStep } from '../../src/activities/browser/site-login.ts';
+import { describeStep } from '../../src/audit/session/site-login.ts';
 import { basicAuthorization, globMatches, isLoginUrl, onOrigin, summarizeSiteAuth, urlMatches, urlsOf, type SiteAuthSetup } from '../../src/shared/site-auth.ts';
 
 const SETUP: SiteAuthSetup = {

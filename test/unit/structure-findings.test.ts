@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GUIDES, structureFindings } from '../../src/activities/browser/engines/structure.engine.ts';
-import type { StructureFacts } from '../../src/activities/browser/structure/facts.ts';
+import { GUIDES, structureFindings } from '../../src/audit/engines/structure/structure.engine.ts';
+import type { StructureFacts } from '../../src/audit/engines/structure/facts.ts';
 
 const facts = (over: Partial<StructureFacts>): StructureFacts => ({
   tables: [],

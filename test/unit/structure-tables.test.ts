@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TableFact } from '../../src/activities/browser/structure/facts.ts';
-import { isNumericText, judgeTable } from '../../src/activities/browser/structure/tables.ts';
+import type { TableFact } from '../../src/audit/engines/structure/facts.ts';
+import { isNumericText, judgeTable } from '../../src/audit/engines/structure/tables.ts';
 
 const ref = { selector: 'table', html: '<table>' };
 

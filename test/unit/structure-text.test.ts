@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { HeadingCandidate, ImageFact, PageContext } from '../../src/activities/browser/structure/facts.ts';
-import { headingLikeText, judgeHeading } from '../../src/activities/browser/structure/headings.ts';
-import { baseName, fileNameAlt, hiddenImageText, judgeImageName, svgImageOfText } from '../../src/activities/browser/structure/images.ts';
-import { LIST_MARKER_SOURCE, lineMarker, longestListRun } from '../../src/activities/browser/structure/lists.ts';
-import { SENSORY_PATTERN_SOURCES, sensoryReference } from '../../src/activities/browser/structure/sensory.ts';
+import type { HeadingCandidate, ImageFact, PageContext } from '../../src/audit/engines/structure/facts.ts';
+import { headingLikeText, judgeHeading } from '../../src/audit/engines/structure/headings.ts';
+import { baseName, fileNameAlt, hiddenImageText, judgeImageName, svgImageOfText } from '../../src/audit/engines/structure/images.ts';
+import { LIST_MARKER_SOURCE, lineMarker, longestListRun } from '../../src/audit/engines/structure/lists.ts';
+import { SENSORY_PATTERN_SOURCES, sensoryReference } from '../../src/audit/engines/structure/sensory.ts';
 
 const ref = { selector: 'x', html: '<x>' };
 

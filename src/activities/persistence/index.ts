@@ -6,9 +6,9 @@ import { claimPages, markCrawlPageEnrichFailed, markCrawlPageScanFailed } from '
 import { finalizeCrawl } from '../../db/repositories/issue.repository.ts';
 import { FAILURE_TYPES, type PageError, type ScanStage, type ScanStatus } from '../../shared/contracts.ts';
 import type { Logger } from '../../logger.ts';
-import { engineSummary } from '../ai/index.ts';
-import { sharedTitleFindings } from '../browser/crawl-checks.ts';
-import type { ScanSummary } from '../ai/offline-enricher.ts';
+import { engineSummary } from '../ai-enrichment/index.ts';
+import { sharedTitleFindings } from '../../audit/crawl-checks/shared-titles.ts';
+import type { ScanSummary } from '../../enrichment/offline-enricher.ts';
 
 export interface PersistenceActivityDeps {
   db: Database;

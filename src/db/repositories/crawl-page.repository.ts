@@ -2,7 +2,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { PageError, ScanStatus } from '../../shared/contracts.ts';
 import type { CrawlPageState, DB } from '../schema.ts';
-import type { ScanSummary } from '../../activities/ai/offline-enricher.ts';
+import type { ScanSummary } from '../../enrichment/offline-enricher.ts';
 import { addEnrichmentUsage } from './crawl.repository.ts';
 import { savePageScanOutcome } from './page.repository.ts';
 import { mapRow, scanFromRow, type DiscoveredVia, type ErrorInfo, type ScanRecord } from './records.ts';

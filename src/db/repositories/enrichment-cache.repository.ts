@@ -5,7 +5,7 @@
  * for it; the others read it once it is `done`.
  */
 import { sql } from 'kysely';
-import type { CachedGroupTexts, GroupTextCache } from '../../activities/ai/enricher.ts';
+import type { CachedGroupTexts, GroupTextCache } from '../../enrichment/enricher.ts';
 import type { Database } from '../database.ts';
 
 export function createGroupTextCache(db: Database): GroupTextCache {

@@ -3,8 +3,8 @@
  * Each table has exactly one `…FromRow` mapper here, and every repository function that returns
  * rows goes through it, so nothing outside `src/db` reads a snake_case column name.
  */
-import type { PassedRuleInfo, ScanSummary } from '../../activities/ai/offline-enricher.ts';
-import type { FindingDraft } from '../../activities/browser/axe-findings.ts';
+import type { PassedRuleInfo, ScanSummary } from '../../enrichment/offline-enricher.ts';
+import type { FindingDraft } from '../../audit/findings/findings.ts';
 import type { PageError, ScanStage, ScanStatus } from '../../shared/contracts.ts';
 import type { Crawl, Finding, Issue, Page, PageScan, Site, StatusChange } from '../schema.ts';
 
@@ -102,13 +102,13 @@ export interface FindingData extends Record<string, unknown> {
   /** The viewport a check ran at when not the desktop one (`390x844` for `target-size-mobile`). */
   viewport?: string;
   /** `color-contrast`: the colours, ratio, required ratio and font the engine measured. */
-  contrast?: import('../../activities/browser/axe-findings.ts').ContrastFacts;
+  contrast?: import('../../audit/findings/findings.ts').ContrastFacts;
   /** `target-size(-mobile)`: the measured size and spacing, in CSS px. */
-  target?: import('../../activities/browser/axe-findings.ts').TargetFacts;
+  target?: import('../../audit/findings/findings.ts').TargetFacts;
   /** Attributes and text of the element (src, href, id/name/type/placeholder, lang), parsed from its HTML. */
-  element?: import('../../activities/browser/axe-findings.ts').ElementFacts;
+  element?: import('../../audit/findings/findings.ts').ElementFacts;
   /** Needs-review findings: why the engine could not decide. */
-  review?: import('../../activities/browser/axe-findings.ts').ReviewFacts;
+  review?: import('../../audit/findings/findings.ts').ReviewFacts;
 }
 
 /** A finding as a scan stores it: the engine's draft with its first texts and its fingerprint. */

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { PassedRuleInfo, ScanSummary } from '../../activities/ai/offline-enricher.ts';
+import type { PassedRuleInfo, ScanSummary } from '../../enrichment/offline-enricher.ts';
 import type { PageError, ScanStage, ScanStatus } from '../../shared/contracts.ts';
 import { ENDED_SCAN_STATUSES, stageProgress } from '../../shared/contracts.ts';
 import type { DB, NewFinding } from '../schema.ts';

@@ -1,0 +1,301 @@
+import { createHash } from 'node:crypto';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { addSkippedUrls, findCrawl, incrementBrokenLinks, setDiscoveryDone } from '../../db/repositories/crawl.repository.ts';
+import { countCrawlPages, registerPage } from '../../db/repositories/crawl-page.repository.ts';
+import { allFrontierUrls, countFetchedUrls, enqueueUrls, markUrlDone, nextQueuedUrls, type FrontierUrl } from '../../db/repositories/frontier.repository.ts';
+import { findSite, setSiteBaseUrl } from '../../db/repositories/site.repository.ts';
+import type { Database } from '../../db/database.ts';
+import type { Logger } from '../../logger.ts';
+import type { TargetPolicy } from '../../security/target-policy.ts';
+import type { SecretsKey } from '../../security/secrets.ts';
+import { FAILURE_TYPES, type DiscoveryOptions } from '../../shared/contracts.ts';
+import { urlWithinLimit } from '../../shared/limits.ts';
+import type { BrowserProvider } from '../../audit/session/browser-provider.ts';
+import { loadSiteAuth } from '../site-auth-source.ts';
+import { DiscoveryAuth } from '../../discovery/discovery-auth.ts';
+import { extractLinks } from '../../discovery/extract-links.ts';
+import { fetchPage, type FetchOutcome } from '../../discovery/fetch-page.ts';
+import { readRobots, readSitemaps, type FetchBudget } from '../../discovery/sitemaps.ts';
+import { looksLikeAsset, normalizeUrl, pathOf, sameSite, sameSiteMove } from '../../discovery/urls.ts';
+
+/** Fetches per page of `maxPages` discovery may make in all (robots.txt, sitemaps, pages, broken links). */
+export const FETCHES_PER_PAGE = 4;
+/** Moves of the home page (host <-> www.host, http -> https) followed before giving up. */
+const MAX_HOME_MOVES = 2;
+
+class CountingBudget implements FetchBudget {
+  used: number;
+  readonly max: number;
+  constructor(used: number, max: number) {
+    this.used = used;
+    this.max = max;
+  }
+  take(): boolean {
+    if (this.used >= this.max) return false;
+    this.used++;
+    return true;
+  }
+}
+
+export interface CrawlDiscoveryActivityDeps {
+  db: Database;
+  policy: TargetPolicy;
+  logger: Logger;
+  /** For sites with a scripted login: discovery logs in in a short-lived tab and sends its session cookies. */
+  browser?: BrowserProvider;
+  pageLoadTimeoutMs?: number;
+  /** Opens sites' authentication set-ups (SECRETS_KEY). */
+  secretsKey?: SecretsKey;
+}
+
+/** Bounds query-string traps: at most `max` distinct queries per path. */
+class QueryBudget {
+  private readonly perPath = new Map<string, number>();
+  private readonly max: number;
+  constructor(max: number) {
+    this.max = max;
+  }
+  admit(url: string): boolean {
+    const u = new URL(url);
+    if (!u.search) return true;
+    const n = this.perPath.get(u.pathname) ?? 0;
+    if (n >= this.max) return false;
+    this.perPath.set(u.pathname, n + 1);
+    return true;
+  }
+}
+
+/**
+ * Same-site URLs too long to be pages (over MAX_URL_LENGTH: a page URL is indexed, and no real
+ * page needs one), counted once each in the crawl's `skippedUrls`.
+ */
+class SkippedUrls {
+  private readonly seen = new Set<string>();
+  private pending: number;
+  /** `already`: found too long elsewhere (a sitemap's reader refused them). */
+  constructor(already = 0) {
+    this.pending = already;
+  }
+  /** True when `url` may be a page; false (and counted once) when it is too long. */
+  admit(url: string): boolean {
+    if (urlWithinLimit(url)) return true;
+    const key = createHash('sha256').update(url).digest('base64');
+    if (!this.seen.has(key)) {
+      this.seen.add(key);
+      this.pending++;
+    }
+    return false;
+  }
+  async flush(db: Database, crawlId: string): Promise<void> {
+    const n = this.pending;
+    this.pending = 0;
+    await addSkippedUrls(db, crawlId, n);
+  }
+}
+
+export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps) {
+  /** One fetched URL into the database: a page (maybe failed), a broken link, or nothing. */
+  async function record(
+    crawlId: string,
+    siteId: string,
+    siteUrl: string,
+    item: FrontierUrl,
+    outcome: FetchOutcome,
+    skipped: SkippedUrls,
+  ): Promise<{ added: boolean; links: string[] }> {
+    switch (outcome.kind) {
+      case 'html': {
+        const finalUrl = normalizeUrl(outcome.finalUrl)!;
+        // A redirect to a URL too long to be a page: skipped like a link to it.
+        if (!skipped.admit(finalUrl)) return { added: false, links: [] };
+        // A same-site redirect lands on its target, counted once under that URL.
+        if (finalUrl !== item.url) await markUrlDone(deps.db, crawlId, finalUrl, 'html');
+        const reg = await registerPage(deps.db, {
+          crawlId,
+          siteId,
+          url: finalUrl,
+          path: pathOf(finalUrl),
+          depth: item.depth,
+          via: item.via,
+          httpStatus: outcome.status,
+        });
+        const { links, base } = extractLinks(outcome.body);
+        const baseUrl = (base && normalizeUrl(base, finalUrl)) || finalUrl;
+        const out: string[] = [];
+        for (const href of links) {
+          const u = normalizeUrl(href, baseUrl);
+          if (u && sameSite(u, siteUrl) && !looksLikeAsset(u) && skipped.admit(u)) out.push(u);
+        }
+        return { added: reg.added, links: out };
+      }
+      case 'unreachable': {
+        // No answer in time, or 5xx after a retry: a page that failed, per the contract.
+        const url = normalizeUrl(outcome.finalUrl) ?? item.url;
+        if (!skipped.admit(url)) return { added: false, links: [] };
+        const reg = await registerPage(deps.db, {
+          crawlId,
+          siteId,
+          url,
+          path: pathOf(url),
+          depth: item.depth,
+          via: item.via,
+          httpStatus: null,
+          failed: { code: outcome.code, message: outcome.message },
+        });
+        return { added: reg.added, links: [] };
+      }
+      case 'broken':
+        await incrementBrokenLinks(deps.db, crawlId);
+        return { added: false, links: [] };
+      default:
+        return { added: false, links: [] };
+    }
+  }
+
+  return {
+    /**
+     * Breadth-first discovery over plain HTTP from the site's base URL plus its sitemaps. Pages are
+     * written as they are found, so scanning starts at once. All state lives in the database: a
+     * retried run resumes where the last one stopped.
+     */
+    async discoverPages(input: { crawlId: string; options: DiscoveryOptions }): Promise<{ totalPages: number }> {
+      const ctx = Context.current();
+      const o = input.options;
+      const crawl = await findCrawl(deps.db, input.crawlId);
+      if (!crawl) throw ApplicationFailure.nonRetryable(`crawl ${input.crawlId} does not exist`, FAILURE_TYPES.crawlNotFound);
+      const site = (await findSite(deps.db, crawl.siteId))!;
+      const log = deps.logger.child({ crawlId: crawl.id, siteId: site.id });
+      let found = crawl.totalPages;
+      const heartbeat = () => ctx.heartbeat({ pages: found });
+      heartbeat();
+      const budget = new CountingBudget(await countFetchedUrls(deps.db, crawl.id), crawl.maxPages * FETCHES_PER_PAGE + 10);
+
+      // The site's authentication set-up, read and opened here (never an activity input).
+      const authLoad = await loadSiteAuth(deps.db, deps.secretsKey, site);
+      if (authLoad.kind === 'unavailable') log.warn({ reason: authLoad.message }, "discovering without the site's authentication set-up");
+      const auth =
+        authLoad.kind === 'auth'
+          ? new DiscoveryAuth(authLoad.auth, { browser: deps.browser, policy: deps.policy, pageLoadTimeoutMs: deps.pageLoadTimeoutMs ?? 30_000, logger: log })
+          : undefined;
+      if (auth?.hasLogin) await auth.login(ctx.cancellationSignal, heartbeat);
+
+      // robots.txt first: a home page it disallows is never fetched, not even to see where it lives.
+      budget.take();
+      let robots = await readRobots(site.baseUrl, deps.policy, o.fetchTimeoutMs, auth?.fetch);
+      let siteUrl = site.baseUrl;
+      if (robots.isAllowed(normalizeUrl(siteUrl)!)) {
+        // The site's home page as users type it may live on www. (or the reverse): follow that.
+        const home = await resolveHome(site.baseUrl);
+        if (home.kind === 'off-site') {
+          await setDiscoveryDone(deps.db, crawl.id, {
+            code: 'off_site_redirect',
+            message: `the site's address ${site.baseUrl} redirects to ${home.location}, which is another site: add that address as the site instead`,
+          });
+          log.warn({ location: home.location }, 'the home page redirects off the site');
+          return { totalPages: found };
+        }
+        if (home.url !== site.baseUrl) {
+          siteUrl = home.url;
+          await setSiteBaseUrl(deps.db, site.id, siteUrl);
+          log.info({ from: site.baseUrl, to: siteUrl }, 'the site lives at another address of the same host; crawling there');
+          budget.take();
+          robots = await readRobots(siteUrl, deps.policy, o.fetchTimeoutMs, auth?.fetch);
+        }
+      }
+      heartbeat();
+      const root = normalizeUrl(siteUrl)!;
+      const seed: FrontierUrl[] = robots.isAllowed(root) ? [{ url: root, depth: 0, via: 'root' }] : [];
+      const sitemaps = await readSitemaps(siteUrl, robots.sitemaps, deps.policy, {
+        timeoutMs: o.fetchTimeoutMs,
+        maxUrls: crawl.maxPages * 2,
+        budget,
+        heartbeat,
+        auth: auth?.fetch,
+      });
+      for (const p of sitemaps.problems) log.warn({ sitemap: p.url, code: p.code, reason: p.message }, 'sitemap skipped');
+      const skipped = new SkippedUrls(sitemaps.tooLong);
+      for (const url of sitemaps.urls) if (robots.isAllowed(url) && skipped.admit(url)) seed.push({ url, depth: 1, via: 'sitemap' });
+      await enqueueUrls(deps.db, crawl.id, seed);
+      await skipped.flush(deps.db, crawl.id);
+      heartbeat();
+
+      const queries = new QueryBudget(o.maxQueryVariants);
+      const known = new Set(await allFrontierUrls(deps.db, crawl.id));
+      for (const u of known) queries.admit(u);
+
+      let stoppedBy: { code: string; message: string } | undefined;
+      while (found < crawl.maxPages) {
+        if (ctx.cancellationSignal.aborted) break;
+        const batch = await nextQueuedUrls(deps.db, crawl.id, o.concurrency);
+        if (batch.length === 0) break;
+        if (budget.used + batch.length > budget.max) {
+          stoppedBy = {
+            code: 'fetch_budget_spent',
+            message: `discovery stopped after ${budget.used} requests (${FETCHES_PER_PAGE} per page of the crawl's limit); most of them found no page, e.g. broken links`,
+          };
+          break;
+        }
+        budget.used += batch.length;
+        const fetchOpts = () => ({ siteUrl, policy: deps.policy, timeoutMs: o.fetchTimeoutMs, retries: 1, auth: auth?.fetch });
+        const usedAuth = auth?.fetch;
+        const outcomes = await Promise.all(batch.map((b) => fetchPage(b.url, fetchOpts()).finally(heartbeat)));
+        for (let i = 0; i < batch.length; i++) {
+          const item = batch[i]!;
+          let outcome = outcomes[i]!;
+          if (auth && outcome.kind === 'html' && auth.isLogin(outcome.finalUrl)) {
+            if (auth.isLogin(item.url)) {
+              // The login form itself is not a page of the site.
+              await markUrlDone(deps.db, crawl.id, item.url, 'login_form');
+              continue;
+            }
+            // Logged out (the session ended): log in again, or fetch again if another URL of this batch already did.
+            if (auth.fetch !== usedAuth || (await auth.login(ctx.cancellationSignal, heartbeat))) {
+              budget.used++;
+              outcome = await fetchPage(item.url, fetchOpts()).finally(heartbeat);
+            }
+            // Still the login form: the URL is a page (its scan logs in on its own), but its links stay unknown.
+            if (outcome.kind === 'html' && auth.isLogin(outcome.finalUrl)) outcome = { ...outcome, finalUrl: item.url, body: '' };
+          }
+          if (found < crawl.maxPages) {
+            const next = await record(crawl.id, site.id, siteUrl, item, outcome, skipped);
+            if (next.added) found = await countCrawlPages(deps.db, crawl.id);
+            const links: FrontierUrl[] = [];
+            for (const link of next.links) {
+              if (known.has(link)) continue;
+              known.add(link);
+              if (item.depth + 1 > o.maxDepth || !robots.isAllowed(link) || !queries.admit(link)) continue;
+              links.push({ url: link, depth: item.depth + 1, via: 'link' });
+            }
+            await enqueueUrls(deps.db, crawl.id, links);
+          }
+          await markUrlDone(deps.db, crawl.id, item.url, outcome.kind);
+        }
+        await skipped.flush(deps.db, crawl.id);
+        heartbeat();
+      }
+      if (!ctx.cancellationSignal.aborted) {
+        if (!stoppedBy && found === 0 && !robots.isAllowed(root)) {
+          stoppedBy = { code: 'robots_disallowed', message: `robots.txt of ${new URL(siteUrl).host} disallows the home page, and no page it allows was found` };
+        }
+        await setDiscoveryDone(deps.db, crawl.id, stoppedBy);
+      }
+      log.info({ totalPages: found, fetches: budget.used, stoppedBy: stoppedBy?.code }, 'discovery finished');
+      return { totalPages: found };
+
+      /** Follows the home page's moves between host and www.host (and to https); any other move off the host is reported. */
+      async function resolveHome(start: string): Promise<{ kind: 'home'; url: string } | { kind: 'off-site'; location: string }> {
+        let url = start;
+        for (let moves = 0; moves <= MAX_HOME_MOVES; moves++) {
+          budget.take();
+          const r = await fetchPage(url, { siteUrl: url, policy: deps.policy, timeoutMs: o.fetchTimeoutMs, retries: 1 });
+          if (r.kind !== 'off-site') return { kind: 'home', url };
+          if (!sameSiteMove(url, r.location)) return { kind: 'off-site', location: r.location };
+          url = normalizeUrl(r.location)!;
+        }
+        return { kind: 'home', url };
+      }
+    },
+  };
+}
+
+export type CrawlDiscoveryActivities = ReturnType<typeof createCrawlDiscoveryActivities>;

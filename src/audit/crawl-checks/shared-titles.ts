@@ -1,0 +1,56 @@
+import type { CrawlPageForChecks } from '../../db/repositories/issue.repository.ts';
+import type { NewFindingRecord } from '../../db/repositories/records.ts';
+import { sharedTitles } from '../../shared/page-titles.ts';
+import { fingerprint } from '../findings/findings.ts';
+import { ownFinding, understandingUrl } from '../engines/engine.ts';
+import { groupKey } from '../findings/group-key.ts';
+
+export const SHARED_TITLE_RULE = 'page-title-shared';
+
+export const CRAWL_CHECK_GUIDES: Record<string, { who: string; fix: string }> = {
+  [SHARED_TITLE_RULE]: {
+    who: 'The title is the first thing a screen reader announces and what tabs, bookmarks and history show: when many pages share one, people cannot tell them apart or know where a link took them.',
+    fix: 'Give each page a title that names its own content first, then the site, e.g. "Installing IPython | IPython 3 docs".',
+  },
+};
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * WCAG 2.4.2 across the crawl: every page whose title is shared by several other pages gets a
+ * `needs_review` finding (the title may still be descriptive enough together with the page's
+ * heading; a person decides). The pages' scores stay as they were scanned.
+ */
+export function sharedTitleFindings(pages: readonly CrawlPageForChecks[]): Array<{ pageScanId: string; finding: NewFindingRecord }> {
+  const out: Array<{ pageScanId: string; finding: NewFindingRecord }> = [];
+  for (const group of sharedTitles(pages.map((p) => ({ url: p.url, title: p.title, ref: p.pageScanId })))) {
+    const html = `<title>${escapeHtml(group.title.slice(0, 200))}</title>`;
+    for (const page of group.pages) {
+      const others = group.pages.filter((p) => p.url !== page.url).slice(0, 5).map((p) => p.url);
+      const draft = ownFinding({
+        ruleId: SHARED_TITLE_RULE,
+        type: 'needs_review',
+        severity: 'moderate',
+        criterion: '2.4.2',
+        selector: 'title',
+        html,
+        help: 'Each page should have its own title',
+        description: 'Checks that pages of a site do not share one title, so the title tells which page is open',
+        failureSummary: `${group.pages.length} pages of this crawl have the title "${group.title.slice(0, 120)}"`,
+        helpUrl: understandingUrl('page-titled'),
+        data: { engine: 'crawl', title: group.title.slice(0, 160), pagesWithTitle: group.pages.length, otherPages: others },
+      });
+      out.push({
+        pageScanId: page.ref,
+        finding: {
+          ...draft,
+          description: `${draft.engineHelp}. ${draft.failureSummary}.`,
+          fixSuggestion: CRAWL_CHECK_GUIDES[SHARED_TITLE_RULE]!.fix,
+          fingerprint: fingerprint(page.url, draft.ruleId, draft.elementSelector),
+          groupKey: groupKey(draft.ruleId, draft.elementSelector, draft.elementHtml),
+        },
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,88 @@
+import type { Page } from 'playwright';
+import type { IssueType, Severity } from '../../shared/contracts.ts';
+import { successCriterion } from '../../shared/wcag.ts';
+import type { FindingDraft, PassedRule } from '../findings/findings.ts';
+
+/**
+ * One loaded page, as every engine sees it. Engines run one after another on the same page, so
+ * an engine that changes the page (viewport, zoom, focus, scroll, styles) puts it back before it
+ * returns.
+ */
+export interface PageSession {
+  page: Page;
+  /** The URL asked for, and where the page ended up after redirects. */
+  url: string;
+  finalUrl: string;
+  pageTitle: string | null;
+  /** Aborts when the scan is cancelled: engines stop between steps. */
+  signal?: AbortSignal;
+  /** What the engines before this one found (with `data.engine`), e.g. axe's undecided contrast. */
+  earlier: readonly FindingDraft[];
+}
+
+export interface EngineResult {
+  findings: FindingDraft[];
+  /** Rules that ran and found nothing wrong, for the report's "what works well". */
+  passes?: PassedRule[];
+  /**
+   * Findings of earlier engines that this engine measured and so replaces: dropped from the
+   * result (this engine's own finding for the element, if any, takes their place).
+   */
+  supersedes?: Array<{ ruleId: string; selector: string }>;
+}
+
+/**
+ * A rule engine: axe, or one of the service's own checks. Findings carry the WCAG criterion,
+ * the element's selector and HTML, and the outcome (`confirmed` only where the rule has no false
+ * positive on the ACT test cases; otherwise `needs_review`).
+ */
+export interface ScanEngine {
+  /** Stable name, shown in the harness and in `data.engine`. */
+  readonly id: string;
+  /** The scan stage reported while it runs. */
+  readonly stage: 'AxeChecks' | 'CustomChecks';
+  run(session: PageSession): Promise<EngineResult>;
+}
+
+export interface OwnFindingInput {
+  ruleId: string;
+  type: IssueType;
+  severity: Severity;
+  /** A WCAG 2.2 A/AA criterion id, e.g. `2.1.2`. */
+  criterion: string;
+  selector: string;
+  html: string;
+  help: string;
+  description: string;
+  /** What is wrong with this element, in a sentence or two. */
+  failureSummary: string;
+  helpUrl?: string | null;
+  data?: Record<string, unknown>;
+}
+
+const MAX_HTML = 4000;
+
+/** A finding of one of the service's own checks, in the shape axe's findings have. */
+export function ownFinding(input: OwnFindingInput): FindingDraft {
+  const sc = successCriterion(input.criterion);
+  if (!sc) throw new Error(`${input.ruleId}: ${input.criterion} is not a WCAG 2.2 A/AA criterion`);
+  return {
+    ruleId: input.ruleId,
+    type: input.type,
+    severity: input.severity,
+    wcagCriterion: sc.id,
+    wcagLevel: sc.level,
+    elementSelector: input.selector.replace(/\s+/g, ' ').trim(),
+    elementHtml: input.html.length > MAX_HTML ? `${input.html.slice(0, MAX_HTML)}…` : input.html,
+    engineHelp: input.help,
+    engineDescription: input.description,
+    failureSummary: input.failureSummary,
+    helpUrl: input.helpUrl ?? null,
+    data: { ...input.data },
+  };
+}
+
+/** Understanding document of a WCAG 2.2 criterion, for `helpUrl`. */
+export function understandingUrl(slug: string): string {
+  return `https://www.w3.org/WAI/WCAG22/Understanding/${slug}.html`;
+}

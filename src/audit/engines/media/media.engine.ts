@@ -1,0 +1,204 @@
+import type { FindingDraft } from '../../findings/findings.ts';
+import { ensureInPage } from '../../session/in-page.ts';
+import { collectMediaFacts, DEFAULT_MEDIA_CAPS, probeAudio, type AudioProbe, type MediaFacts } from './collect.ts';
+import { alternativeFound, judgeMedia, judgeMediaLink, type MediaRule, type MediaVerdict } from './judge.ts';
+import { ownFinding, understandingUrl, type EngineResult, type PageSession, type ScanEngine } from '../engine.ts';
+
+/** ACT rules each rule of this engine implements (for the accuracy harness). */
+export const ACT_RULES: Record<string, string[]> = {
+  'video-captions-missing': ['f51b46', 'eac66b'],
+  'video-audio-description-missing': ['c5a4ea', '1ec09b', '1ea59c', '1a02b0'],
+  'video-only-alternative-missing': ['c3232f', 'ee13b5', 'd7ba54'],
+  'audio-transcript-missing': ['e7aa44', '2eb176'],
+  'autoplay-audio-no-control': ['80f0bf', '4c31df', 'aaa1bf'],
+};
+
+/** Who is affected by each rule of this engine, and how to fix it. */
+export const GUIDES: Record<string, { who: string; fix: string }> = {
+  'video-captions-missing': {
+    who: 'Deaf and hard-of-hearing people, and anyone watching without sound, miss everything that is only heard: speech, speakers, sounds.',
+    fix: 'Add captions: a WebVTT file in <track kind="captions" srclang="en" label="English"> (or captions in the player you use), with speech, speaker names and meaningful sounds.',
+  },
+  'video-audio-description-missing': {
+    who: 'Blind and partially sighted people miss what is only shown: actions, scene changes, on-screen text.',
+    fix: 'Offer an audio-described version (or a player that voices descriptions), unless the soundtrack already says everything that is shown; at level A a full text transcript next to the video also does.',
+  },
+  'video-only-alternative-missing': {
+    who: 'A video without sound tells blind and partially sighted people nothing unless its content is also given in text or audio.',
+    fix: 'Put a text description of what the video shows next to it (or link to one), or provide an audio track that describes it.',
+  },
+  'audio-transcript-missing': {
+    who: 'Deaf and hard-of-hearing people, and anyone who cannot play sound, cannot get the content of an audio clip without a transcript.',
+    fix: 'Publish a transcript of everything said and heard next to the player, or link to it from right beside it.',
+  },
+  'media-link-alternative-missing': {
+    who: 'A linked audio or video file is out of reach for people who cannot hear or see it, unless a transcript (and for video, captions) comes with it.',
+    fix: 'Put a transcript next to the link (or link to one right beside it); give videos captions and, where needed, audio description.',
+  },
+  'autoplay-audio-no-control': {
+    who: 'Sound that starts by itself talks over screen readers, so their users cannot hear the page to find a way to stop it; it also distracts people with attention or cognitive difficulties.',
+    fix: 'Do not start sound automatically; if you must, keep it under 3 seconds, or give the player visible controls (the controls attribute) or a pause/mute button at the start of the page.',
+  },
+};
+
+const TEXT: Record<MediaRule, { help: string; description: string; slug: string; severity: 'critical' | 'serious' | 'moderate' }> = {
+  'video-captions-missing': {
+    help: 'Give videos with sound captions',
+    description: 'Prerecorded video with sound needs captions of its speech and meaningful sounds.',
+    slug: 'captions-prerecorded',
+    severity: 'serious',
+  },
+  'video-audio-description-missing': {
+    help: 'Describe what videos show, in audio (or in text)',
+    description: 'Prerecorded video needs audio description of what is only shown (1.2.5); at level A a full text alternative also does (1.2.3).',
+    slug: 'audio-description-prerecorded',
+    severity: 'serious',
+  },
+  'video-only-alternative-missing': {
+    help: 'Give videos without sound a text or audio alternative',
+    description: 'A prerecorded video without sound needs a text alternative (or an audio track) that presents what it shows.',
+    slug: 'audio-only-and-video-only-prerecorded',
+    severity: 'serious',
+  },
+  'audio-transcript-missing': {
+    help: 'Give audio a transcript',
+    description: 'Prerecorded audio needs a text alternative (transcript) of what is said and heard.',
+    slug: 'audio-only-and-video-only-prerecorded',
+    severity: 'serious',
+  },
+  'media-link-alternative-missing': {
+    help: 'Give linked audio and video a transcript',
+    description: 'Audio and video files linked from the page need a text alternative next to the link.',
+    slug: 'audio-only-and-video-only-prerecorded',
+    severity: 'moderate',
+  },
+  'autoplay-audio-no-control': {
+    help: 'Do not play sound automatically without a control to stop it',
+    description: 'Audio that plays by itself for more than 3 seconds needs a mechanism to pause or stop it, or to turn its volume down.',
+    slug: 'audio-control',
+    severity: 'critical',
+  },
+};
+
+/** Media elements whose sound is measured, and the time all measurements may take together. */
+const MAX_PROBES = 3;
+const PROBE_BUDGET_MS = 3500;
+const MAX_LINK_FINDINGS = 5;
+
+function summary(what: string, v: MediaVerdict, found: string | null): string {
+  const missing = v.missing.join('; ');
+  const notes = v.notes.length ? ` Note: ${v.notes.join('; ')}.` : '';
+  const foundText = found ? ` Found next to it: ${found}.` : v.rule === 'video-captions-missing' || v.rule === 'autoplay-audio-no-control' ? '' : ' Nothing that looks like a transcript or description was found next to it.';
+  return `${what}: missing ${missing}.${foundText}${notes}`;
+}
+
+function describeMedia(m: MediaFacts): string {
+  const src = m.src ? ` (${m.src.split('/').pop()?.slice(0, 60)})` : '';
+  return `This ${m.kind}${src}`;
+}
+
+/**
+ * `<video>` and `<audio>` without captions, audio description or a transcript next to them, and
+ * links to media files without a transcript (all `needs_review`, with `data.missing`); sound that
+ * plays by itself with no control anywhere on the page (1.4.2, `confirmed`). The sound of up to 3
+ * media elements is measured by playing them muted for short samples (3.5 s at most in all), which
+ * decides between video with sound (captions, description) and video only (a text alternative);
+ * axe's `video-caption` and `no-autoplay-audio` results are replaced where that was measured.
+ * Embedded players in iframes (YouTube, Vimeo) cannot be checked and are left alone.
+ */
+export const mediaEngine: ScanEngine = {
+  id: 'media',
+  stage: 'CustomChecks',
+  async run({ page }: PageSession): Promise<EngineResult> {
+    await ensureInPage(page);
+    const facts = await page.evaluate(collectMediaFacts, DEFAULT_MEDIA_CAPS);
+    if (!facts.media.length && !facts.links.length) return { findings: [] };
+
+    const probes = new Map<number, AudioProbe>();
+    const started = Date.now();
+    for (const m of facts.media.filter((x) => x.rendered || x.autoplay || !x.paused).slice(0, MAX_PROBES)) {
+      const left = PROBE_BUDGET_MS - (Date.now() - started);
+      if (left < 400) break;
+      probes.set(m.id, await page.evaluate(probeAudio, { id: m.id, budgetMs: Math.min(1800, left) }).catch((): AudioProbe => ({ audio: 'unknown', reason: 'probe failed' })));
+    }
+
+    const ids = [...facts.media.map((m) => m.id), ...facts.links.map((l) => l.id)];
+    const described = await page.evaluate((list: number[]) => {
+      const a = (window as unknown as {
+        __a11yAudit: { withTree<T>(fn: () => T): T; describe(el: Element): { selector: string; html: string }; recall(id: number): Element | undefined };
+      }).__a11yAudit;
+      return a.withTree(() =>
+        list.map((id) => {
+          try {
+            const el = a.recall(id);
+            return el && el.isConnected ? a.describe(el) : null;
+          } catch {
+            return null;
+          }
+        }),
+      );
+    }, ids);
+    const at = new Map(ids.map((id, i) => [id, described[i] ?? null]));
+
+    const findings: FindingDraft[] = [];
+    const supersedes: Array<{ ruleId: string; selector: string }> = [];
+    for (const m of facts.media) {
+      const where = at.get(m.id);
+      if (!where) continue;
+      const probe = probes.get(m.id);
+      const { verdicts, supersede } = judgeMedia(m, probe, facts.otherControls);
+      for (const ruleId of supersede) supersedes.push({ ruleId, selector: where.selector });
+      const found = alternativeFound(m.near);
+      for (const v of verdicts) {
+        const t = TEXT[v.rule];
+        findings.push(
+          ownFinding({
+            ruleId: v.rule,
+            type: v.outcome,
+            severity: t.severity,
+            criterion: v.criterion,
+            ...where,
+            help: t.help,
+            description: t.description,
+            failureSummary: summary(describeMedia(m), v, found),
+            helpUrl: understandingUrl(t.slug),
+            data: {
+              missing: v.missing,
+              notes: v.notes,
+              audio: probe?.audio ?? 'not measured',
+              ...(probe?.peak !== undefined ? { audioPeak: probe.peak } : {}),
+              tracks: m.tracks.map((tr) => tr.kind),
+              controls: m.controls,
+              autoplay: m.autoplay,
+              src: m.src.slice(0, 160),
+            },
+          }),
+        );
+      }
+    }
+    let linkFindings = 0;
+    for (const l of facts.links) {
+      if (linkFindings >= MAX_LINK_FINDINGS) break;
+      const where = at.get(l.id);
+      const v = judgeMediaLink(l);
+      if (!where || !v) continue;
+      linkFindings++;
+      const t = TEXT[v.rule];
+      findings.push(
+        ownFinding({
+          ruleId: v.rule,
+          type: v.outcome,
+          severity: t.severity,
+          criterion: v.criterion,
+          ...where,
+          help: t.help,
+          description: t.description,
+          failureSummary: summary(`This link to ${l.kind === 'audio' ? 'an audio' : 'a video'} file ("${l.text.slice(0, 60)}", ${l.href.slice(0, 80)})`, v, null),
+          helpUrl: understandingUrl(t.slug),
+          data: { missing: v.missing, notes: v.notes, href: l.href.slice(0, 160), kind: l.kind },
+        }),
+      );
+    }
+    return { findings, supersedes };
+  },
+};

@@ -1,0 +1,539 @@
+import type { CDPSession, Page } from 'playwright';
+import { DESKTOP_VIEWPORT } from '../../../shared/audit-setup.ts';
+import type { FindingDraft } from '../../findings/findings.ts';
+import { ensureInPage } from '../../session/in-page.ts';
+import { oneLineBox, reflowOutcome, textClipState, usedLineHeight } from './geometry.ts';
+import { ownFinding, understandingUrl, type EngineResult, type PageSession, type ScanEngine } from '../engine.ts';
+import { nextLayout } from '../target-size-mobile/target-size-mobile.engine.ts';
+
+/**
+ * Zoom and reflow, by resizing the viewport (no styles are injected):
+ *
+ * - `text-clipped-zoom` (1.4.4): browser zoom at 200% gives a page half as many CSS pixels
+ *   wide and high, with the same layout (media queries included) as a viewport of that size; so
+ *   the page is laid out at half the desktop viewport (640×400 for 1280×800, what ACT 59br37
+ *   uses) and every box that hides its overflow (`overflow: hidden | clip`) is checked for text
+ *   it cuts: a line crossing its edge, or some lines shown and others cut off. ACT's exceptions
+ *   hold: `white-space: nowrap` with an ellipsis (horizontal), a box one line high (vertical);
+ *   line clamps, visually hidden text (boxes of 1–2 px), `aria-hidden` and text scrolled inside
+ *   a scrolling box are left out. Clipped only when zoomed: `confirmed`; clipped at 100% too,
+ *   or with an expand control next to it: `needs_review`. Then the browser's text size is doubled
+ *   at the desktop width (Chromium's default font size, `Page.setFontSizes`: what em, rem and %
+ *   font sizes follow, while px heights and line heights stay): text cut only then is
+ *   `needs_review`, since page zoom alone satisfies 1.4.4.
+ * - `reflow-horizontal-scroll` (1.4.10): at 320 CSS px wide (1280 px at 400%) the page must
+ *   not scroll sideways; the elements where the overflow starts (the widest box crossing the
+ *   right edge whose parent fits, or the element whose text sticks out) are reported, at most
+ *   three. Two-dimensional content (tables, images, maps, video, code, toolbars) is
+ *   `needs_review`, as is a wide element with no text past the edge; text that needs sideways
+ *   scrolling to be read is `confirmed`. Boxes that scroll sideways inside the page are reported
+ *   only for text lines wider than the box (confirmed) or text past their edge (needs review).
+ *
+ * Caps: 10 000 elements and 6 000 text nodes looked at per layout, 300 clipping boxes. The
+ * viewport, the default font sizes and the scroll position are put back.
+ */
+
+export const REFLOW_RULES = {
+  clipped: 'text-clipped-zoom',
+  horizontal: 'reflow-horizontal-scroll',
+} as const;
+
+/** ACT rules each rule of this engine implements (for the accuracy harness). */
+export const ACT_RULES: Record<string, string[]> = {
+  [REFLOW_RULES.clipped]: ['59br37'],
+};
+
+export const GUIDES: Record<string, { who: string; fix: string }> = {
+  [REFLOW_RULES.clipped]: {
+    who: 'People with low vision who zoom the page to 200% lose the text this box cuts off: it is neither shown nor reachable by scrolling.',
+    fix: 'Let the box grow with its text: use min-height instead of a fixed height, avoid overflow: hidden on text containers (or use overflow: auto), and size boxes in em or rem rather than px. Cut single lines on purpose only with white-space: nowrap and text-overflow: ellipsis, with the full text available.',
+  },
+  [REFLOW_RULES.horizontal]: {
+    who: 'People who zoom to 400% (or use a phone) must scroll sideways on every line to read, and lose their place; people with low vision and motor impairments are hit hardest.',
+    fix: 'Let content wrap at 320 CSS px: use fluid widths (max-width: 100%, flexible grids, flex-wrap), no fixed widths in px on containers, overflow-wrap: anywhere for long words and URLs; tables, code and maps may scroll inside their own box (overflow-x: auto).',
+  },
+};
+
+const ZOOM = 2;
+const debug = process.env.KBD_DEBUG ? (...a: unknown[]) => console.error('[reflow]', ...a) : () => {};
+const REFLOW_WIDTH = 320;
+/** Chromium's default font sizes (standard, monospace), which the text size check doubles and puts back. */
+const DEFAULT_FONT = { standard: 16, fixed: 13 };
+
+interface ClipHit {
+  id: number;
+  axes: string[];
+  text: string;
+  width: number;
+  height: number;
+  expander: boolean;
+}
+
+/**
+ * Runs in the page with the geometry helpers passed in as values. Finds boxes that hide their
+ * overflow and cut text. Element ids are kept in `window.__a11yReflow` between layouts.
+ */
+function scanClips(
+  textClip: typeof textClipState,
+  oneLine: typeof oneLineBox,
+  lineHeight: typeof usedLineHeight,
+  opts: { maxElements: number; maxTexts: number; maxClippers: number },
+): ClipHit[] {
+  type Reg = { ids: WeakMap<Element, number>; refs: Array<WeakRef<Element>> };
+  const w = window as unknown as { __a11yReflow?: Reg };
+  const reg: Reg = (w.__a11yReflow ??= { ids: new WeakMap(), refs: [] });
+  const idOf = (el: Element) => {
+    let id = reg.ids.get(el);
+    if (id === undefined) {
+      id = reg.refs.length;
+      reg.refs.push(new WeakRef(el));
+      reg.ids.set(el, id);
+    }
+    return id;
+  };
+  const styles = new Map<Element, CSSStyleDeclaration>();
+  const style = (el: Element) => {
+    let cs = styles.get(el);
+    if (!cs) {
+      cs = getComputedStyle(el);
+      styles.set(el, cs);
+    }
+    return cs;
+  };
+  const hides = (v: string) => v === 'hidden' || v === 'clip';
+  const scrolls = (v: string) => v === 'auto' || v === 'scroll';
+  const all = document.body ? document.body.getElementsByTagName('*') : ([] as unknown as HTMLCollectionOf<Element>);
+  const clippers: Element[] = [];
+  for (let i = 0; i < all.length && i < opts.maxElements && clippers.length < opts.maxClippers; i++) {
+    const el = all[i]!;
+    const cs = style(el);
+    if (hides(cs.overflowX) || hides(cs.overflowY)) clippers.push(el);
+  }
+  const out: ClipHit[] = [];
+  let texts = 0;
+  const HTML_NS = 'http://www.w3.org/1999/xhtml';
+  for (const c of clippers) {
+    if (texts >= opts.maxTexts) break;
+    try {
+      const cs = style(c);
+      if (c.clientWidth <= 2 || c.clientHeight <= 2) continue; // visually hidden text
+      if (c.closest('[aria-hidden="true"]')) continue;
+      if (cs.clip !== 'auto' || (cs.clipPath && cs.clipPath !== 'none')) continue;
+      const ce = c as Element & { checkVisibility?: (o: object) => boolean };
+      if (ce.checkVisibility && !ce.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
+      const r = c.getBoundingClientRect();
+      const nowrapEllipsis = (cs.whiteSpace === 'nowrap' || cs.whiteSpace === 'pre') && cs.textOverflow !== 'clip' && cs.textOverflow !== '';
+      const clamp = cs.getPropertyValue('-webkit-line-clamp');
+      const x = hides(cs.overflowX) && !nowrapEllipsis;
+      const y = hides(cs.overflowY) && !oneLine(lineHeight(cs.lineHeight, parseFloat(cs.fontSize)), r.height) && !(clamp && clamp !== 'none');
+      if (!x && !y) continue;
+      const clip = { left: r.left + c.clientLeft, top: r.top + c.clientTop, right: r.left + c.clientLeft + c.clientWidth, bottom: r.top + c.clientTop + c.clientHeight };
+      const walker = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
+      const cutAxes = new Set<string>();
+      let sample = '';
+      let seen = 0;
+      for (let n = walker.nextNode(); n && seen < 200 && texts < opts.maxTexts; n = walker.nextNode()) {
+        const t = n as Text;
+        if (!t.data.trim()) continue;
+        seen++;
+        texts++;
+        const p = t.parentElement;
+        if (!p || p.namespaceURI !== HTML_NS) continue;
+        const pcs = style(p);
+        if (pcs.visibility !== 'visible' || parseFloat(pcs.opacity) === 0) continue;
+        // Between the text and the box: a scrolling box (the text can be scrolled to), or
+        // positioning that takes the text out of the box's clipping.
+        let ax = x;
+        let ay = y;
+        let escapes = false;
+        let needPositioned = false;
+        for (let a: Element | null = p; a && a !== c; a = a.parentElement) {
+          const acs = style(a);
+          if (scrolls(acs.overflowX)) ax = false;
+          if (scrolls(acs.overflowY)) ay = false;
+          if (needPositioned && (acs.position !== 'static' || acs.transform !== 'none')) needPositioned = false;
+          if (acs.position === 'fixed') escapes = true;
+          if (acs.position === 'absolute') needPositioned = true;
+        }
+        if (needPositioned && cs.position === 'static' && cs.transform === 'none') escapes = true;
+        if (escapes || (!ax && !ay)) continue;
+        const range = document.createRange();
+        range.selectNodeContents(t);
+        const rects = Array.from(range.getClientRects()).map((q) => ({ left: q.left, top: q.top, right: q.right, bottom: q.bottom }));
+        if (textClip(rects, clip, { x: ax, y: ay }) !== 'partial') continue;
+        if (ax && textClip(rects, clip, { x: true, y: false }) !== 'inside') cutAxes.add('horizontal');
+        if (ay && textClip(rects, clip, { x: false, y: true }) !== 'inside') cutAxes.add('vertical');
+        if (!sample) sample = t.data.replace(/\s+/g, ' ').trim().slice(0, 80);
+      }
+      if (cutAxes.size === 0) continue;
+      // An expand control tied to the box, or next to it ("Read more"): cut on purpose, maybe.
+      const id = c.id;
+      const near = c.parentElement ?? c;
+      const expander =
+        !!near.querySelector('[aria-expanded], details > summary') ||
+        (!!id && !!document.querySelector(`[aria-controls~="${CSS.escape(id)}"]`));
+      out.push({ id: idOf(c), axes: [...cutAxes], text: sample, width: Math.round(r.width), height: Math.round(r.height), expander });
+    } catch {
+      // detached, odd box: skip it
+    }
+  }
+  return out;
+}
+
+interface OverflowHit {
+  id: number;
+  exempt: boolean;
+  textBeyond: boolean;
+  lineWider: boolean;
+  inScroller: boolean;
+  right: number;
+  width: number;
+  viewWidth: number;
+  text: string;
+}
+
+/** Runs in the page: where content sticks out past the right edge of the viewport or of a box that scrolls sideways. */
+function scanOverflow(opts: { maxElements: number; maxTexts: number }): { docWidth: number; viewWidth: number; rootClips: boolean; hits: OverflowHit[] } {
+  type Reg = { ids: WeakMap<Element, number>; refs: Array<WeakRef<Element>> };
+  const w = window as unknown as { __a11yReflow?: Reg };
+  const reg: Reg = (w.__a11yReflow ??= { ids: new WeakMap(), refs: [] });
+  const idOf = (el: Element) => {
+    let id = reg.ids.get(el);
+    if (id === undefined) {
+      id = reg.refs.length;
+      reg.refs.push(new WeakRef(el));
+      reg.ids.set(el, id);
+    }
+    return id;
+  };
+  const root = document.scrollingElement ?? document.documentElement;
+  const vw = document.documentElement.clientWidth;
+  const docWidth = root.scrollWidth;
+  const hides = (v: string) => v === 'hidden' || v === 'clip';
+  const rootCs = getComputedStyle(document.documentElement);
+  const bodyCs = document.body ? getComputedStyle(document.body) : null;
+  const rootClips = hides(rootCs.overflowX) || (rootCs.overflowX === 'visible' && !!bodyCs && hides(bodyCs.overflowX));
+  const pageOverflows = docWidth > vw + 1 || rootClips;
+  const styles = new Map<Element, CSSStyleDeclaration>();
+  const style = (el: Element) => {
+    let cs = styles.get(el);
+    if (!cs) {
+      cs = getComputedStyle(el);
+      styles.set(el, cs);
+    }
+    return cs;
+  };
+  // The box an element's horizontal overflow belongs to: the page (null), a box that scrolls
+  // sideways, or 'gone' (clipped by a hidden-overflow box, or fixed to the viewport).
+  const ctxCache = new Map<Element, Element | null | 'gone'>();
+  const ctxOf = (el: Element): Element | null | 'gone' => {
+    const hit = ctxCache.get(el);
+    if (hit !== undefined) return hit;
+    let res: Element | null | 'gone';
+    if (style(el).position === 'fixed') res = 'gone';
+    else {
+      const p = el.parentElement;
+      if (!p || p === document.body || p === document.documentElement) res = null;
+      else {
+        const ox = style(p).overflowX;
+        res = ox === 'visible' ? ctxOf(p) : hides(ox) ? 'gone' : p;
+      }
+    }
+    ctxCache.set(el, res);
+    return res;
+  };
+  const edgeOf = (ctx: Element | null): number => {
+    if (!ctx) return vw;
+    const r = ctx.getBoundingClientRect();
+    return r.left + ctx.clientLeft + ctx.clientWidth;
+  };
+  const scrollerOverflows = (s: Element) => s.scrollWidth > s.clientWidth + 1;
+  const exemptSel =
+    'table, pre, code, samp, kbd, math, svg, canvas, video, audio, iframe, object, embed, img, picture, map, [role="img"], [role="table"], [role="grid"], [role="treegrid"], [role="toolbar"], [role="math"], [role="application"]';
+  interface Group {
+    el: Element;
+    ctx: Element | null;
+    exempt: boolean;
+    textBeyond: boolean;
+    lineWider: boolean;
+    right: number;
+    text: string;
+  }
+  const groups = new Map<Element, Group>();
+  const groupFor = (el: Element, ctx: Element | null): Group => {
+    let g = groups.get(el);
+    if (!g) {
+      g = { el, ctx, exempt: !!el.closest(exemptSel), textBeyond: false, lineWider: false, right: el.getBoundingClientRect().right, text: '' };
+      groups.set(el, g);
+    }
+    return g;
+  };
+  // Where an overflow starts: the highest box of the unbroken run of boxes crossing the edge,
+  // from the element up (its parent fits). Memoised: a fixed-width body makes every box cross.
+  const crossCache = new Map<Element, boolean>();
+  const crosses = (el: Element, edge: number) => {
+    let c = crossCache.get(el);
+    if (c === undefined) {
+      c = el.getBoundingClientRect().right > edge + 1;
+      crossCache.set(el, c);
+    }
+    return c;
+  };
+  const originCache = new Map<Element, Element>();
+  const originOf = (el: Element, ctx: Element | null, edge: number): Element | null => {
+    if (!crosses(el, edge)) return null;
+    const hit = originCache.get(el);
+    if (hit) return hit;
+    const p = el.parentElement;
+    const o = p && p !== ctx && p !== document.documentElement && crosses(p, edge) ? (originOf(p, ctx, edge) ?? el) : el;
+    originCache.set(el, o);
+    return o;
+  };
+  if (!document.body) return { docWidth, viewWidth: vw, rootClips, hits: [] };
+  const all = document.body.getElementsByTagName('*');
+  // Elements whose box crosses the edge of their context.
+  for (let i = 0; i < all.length && i < opts.maxElements; i++) {
+    const el = all[i]!;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    const ctx = ctxOf(el);
+    if (ctx === 'gone') continue;
+    if (ctx === null ? !pageOverflows : !scrollerOverflows(ctx)) continue;
+    const edge = edgeOf(ctx);
+    if (r.right <= edge + 1) continue;
+    const o = originOf(el, ctx, edge);
+    if (o) groupFor(o, ctx);
+  }
+  // Text past the edge: whose is it, and can it be seen.
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  let texts = 0;
+  for (let n = walker.nextNode(); n && texts < opts.maxTexts; n = walker.nextNode()) {
+    const t = n as Text;
+    if (!t.data.trim()) continue;
+    texts++;
+    const p = t.parentElement;
+    if (!p) continue;
+    const ctx = ctxOf(p);
+    if (ctx === 'gone') continue;
+    if (ctx === null ? !pageOverflows : !scrollerOverflows(ctx)) continue;
+    const pcs = style(p);
+    if (pcs.visibility !== 'visible' || parseFloat(pcs.opacity) === 0) continue;
+    const range = document.createRange();
+    range.selectNodeContents(t);
+    const rects = Array.from(range.getClientRects()).filter((q) => q.width > 0 && q.height > 0);
+    const edge = edgeOf(ctx);
+    const past = rects.filter((q) => q.right > edge + 1);
+    if (past.length === 0) continue;
+    const o = originOf(p, ctx, edge) ?? p;
+    if (!o) continue;
+    const g = groupFor(o, ctx);
+    if (p.closest(exemptSel)) {
+      // Text of a table or code inside a wider element: two-dimensional content.
+      continue;
+    }
+    g.textBeyond = true;
+    const viewWidth = ctx ? ctx.clientWidth : vw;
+    if (rects.some((q) => q.width > viewWidth + 1)) g.lineWider = true;
+    if (!g.text) g.text = t.data.replace(/\s+/g, ' ').trim().slice(0, 80);
+  }
+  const hits: OverflowHit[] = [];
+  for (const g of groups.values()) {
+    // A wrapper sticking out only because of two-dimensional content inside it.
+    const exempt = g.exempt || (!g.textBeyond && !!g.el.querySelector(exemptSel));
+    const r = g.el.getBoundingClientRect();
+    hits.push({
+      id: idOf(g.el),
+      exempt,
+      textBeyond: g.textBeyond,
+      lineWider: g.lineWider,
+      inScroller: g.ctx !== null,
+      right: Math.round(g.right),
+      width: Math.round(r.width),
+      viewWidth: g.ctx ? g.ctx.clientWidth : vw,
+      text: g.text,
+    });
+  }
+  return { docWidth, viewWidth: vw, rootClips, hits };
+}
+
+/** Runs `fn` in the page with the pure helpers passed as values (sent as source: a CSP does not apply). */
+function inPage<T>(page: Page, fn: (...a: any[]) => T, helpers: Array<(...a: any[]) => unknown>, opts: unknown): Promise<T> {
+  const args = [...helpers.map((h) => `(${h.toString()})`), JSON.stringify(opts)].join(', ');
+  return page.evaluate(`(${fn.toString()})(${args})`) as Promise<T>;
+}
+
+async function describe(page: Page, ids: number[]): Promise<Array<{ selector: string; html: string } | null>> {
+  if (ids.length === 0) return [];
+  await ensureInPage(page);
+  return page.evaluate((ids) => {
+    const reg = (window as unknown as { __a11yReflow?: { refs: Array<WeakRef<Element>> } }).__a11yReflow;
+    const A = (window as unknown as { __a11yAudit: { withTree<T>(f: () => T): T; describe(e: Element): { selector: string; html: string } } }).__a11yAudit;
+    return A.withTree(() =>
+      ids.map((id) => {
+        const el = reg?.refs[id]?.deref();
+        return el && el.isConnected ? A.describe(el) : null;
+      }),
+    );
+  }, ids);
+}
+
+const LIMITS = { maxElements: 10_000, maxTexts: 6_000, maxClippers: 300 };
+
+export const reflowEngine: ScanEngine = {
+  id: 'reflow',
+  stage: 'CustomChecks',
+  async run({ page, signal }: PageSession): Promise<EngineResult> {
+    const original = page.viewportSize() ?? DESKTOP_VIEWPORT;
+    const scroll = await page.evaluate(() => ({ x: scrollX, y: scrollY }));
+    const findings: FindingDraft[] = [];
+    const zoomed = { width: Math.round(original.width / ZOOM), height: Math.round(original.height / ZOOM) };
+    const clipArgs = [textClipState, oneLineBox, usedLineHeight];
+    let textZoomed = false;
+    let cdp: CDPSession | null = null;
+    let t0 = performance.now();
+    const lap = (what: string) => {
+      const now = performance.now();
+      debug(what, Math.round(now - t0), 'ms');
+      t0 = now;
+    };
+    try {
+      // 1.4.4: what is cut at 100%, then at 200% page zoom.
+      const atFull = await inPage<ClipHit[]>(page, scanClips, clipArgs, LIMITS);
+      const cutBefore = new Set(atFull.map((h) => h.id));
+      lap('clips at 100%');
+      if (signal?.aborted) return { findings };
+      await page.setViewportSize(zoomed);
+      await nextLayout(page);
+      const atZoom = await inPage<ClipHit[]>(page, scanClips, clipArgs, LIMITS);
+      lap('clips at 200%');
+
+      // 1.4.10: sideways scrolling at 320 CSS px.
+      let overflow: Awaited<ReturnType<typeof scanOverflow>> | null = null;
+      if (!signal?.aborted) {
+        await page.setViewportSize({ width: REFLOW_WIDTH, height: Math.round((original.height * REFLOW_WIDTH) / original.width) });
+        await nextLayout(page);
+        await page.evaluate(() => window.scrollTo(0, 0));
+        overflow = await inPage(page, scanOverflow, [], { maxElements: LIMITS.maxElements, maxTexts: LIMITS.maxTexts });
+        lap('overflow at 320');
+      }
+
+      // 1.4.4 again with the browser's text size doubled at the desktop width (Chromium's font
+      // size setting: the default font size, which em, rem and % sizes follow): only what
+      // neither 100% nor page zoom cuts, and needs review (page zoom is enough for 1.4.4).
+      await page.setViewportSize(original);
+      let atTextZoom: ClipHit[] = [];
+      if (!signal?.aborted) {
+        cdp = await page.context().newCDPSession(page).catch(() => null);
+        if (cdp) {
+          textZoomed = true;
+          await cdp.send('Page.setFontSizes', { fontSizes: { standard: DEFAULT_FONT.standard * ZOOM, fixed: DEFAULT_FONT.fixed * ZOOM } });
+          await nextLayout(page);
+          const seen = new Set([...cutBefore, ...atZoom.map((h) => h.id)]);
+          atTextZoom = (await inPage<ClipHit[]>(page, scanClips, clipArgs, LIMITS)).filter((h) => !seen.has(h.id));
+          await cdp.send('Page.setFontSizes', { fontSizes: DEFAULT_FONT });
+          textZoomed = false;
+          lap('text size');
+        }
+      }
+
+      const hits = overflow
+        ? overflow.hits
+            .map((h) => {
+              const type = reflowOutcome({ exempt: h.exempt, textBeyond: h.textBeyond, lineWiderThanView: h.lineWider, inScroller: h.inScroller });
+              // The page hides what sticks out instead of scrolling (often an off-canvas menu parked there).
+              return { ...h, type: type === 'confirmed' && !h.inScroller && overflow!.rootClips ? ('needs_review' as const) : type };
+            })
+            .filter((h) => h.type !== null)
+            .sort((a, b) => Number(a.inScroller) - Number(b.inScroller) || Number(b.type === 'confirmed') - Number(a.type === 'confirmed') || b.right - a.right)
+            .slice(0, 3)
+        : [];
+      const clips = [...atZoom.map((h) => ({ h, mode: 'page' as const })), ...atTextZoom.map((h) => ({ h, mode: 'text' as const }))];
+      const described = await describe(page, [...clips.map((c) => c.h.id), ...hits.map((h) => h.id)]);
+      clips.forEach(({ h, mode }, i) => {
+        const d = described[i];
+        if (!d) return;
+        const before = cutBefore.has(h.id);
+        const type = mode === 'page' && !before && !h.expander ? 'confirmed' : 'needs_review';
+        const how =
+          mode === 'page'
+            ? `At 200% zoom (a ${zoomed.width}×${zoomed.height} CSS px viewport)`
+            : `With the browser's text size doubled (default font ${DEFAULT_FONT.standard * ZOOM} px, at ${original.width} px wide; page zoom does not cut it)`;
+        findings.push(
+          ownFinding({
+            ruleId: REFLOW_RULES.clipped,
+            type,
+            severity: 'serious',
+            criterion: '1.4.4',
+            selector: d.selector,
+            html: d.html,
+            help: 'Let text boxes grow when text is zoomed',
+            description: 'Text zoomed to 200% must not be cut off by a box that hides its overflow (a fixed height or width with overflow: hidden).',
+            failureSummary:
+              `${how} this ${h.width}×${h.height} px box hides its overflow and cuts off text ${h.axes.join(' and ')}ly` +
+              (h.text ? `, e.g. "${h.text}"` : '') +
+              (before ? '; the text is cut at 100% as well.' : '; at 100% the text fits.') +
+              (h.expander && !before ? ' A control next to it may show the rest.' : ''),
+            helpUrl: understandingUrl('resize-text'),
+            data: {
+              zoom: mode === 'page' ? '200%' : '200% text size',
+              viewport: mode === 'page' ? `${zoomed.width}x${zoomed.height}` : `${original.width}x${original.height}`,
+              axes: h.axes,
+              box: { width: h.width, height: h.height },
+              cutAt100: before,
+              ...(h.expander ? { expandControl: true } : {}),
+            },
+          }),
+        );
+      });
+      hits.forEach((h, j) => {
+        const d = described[clips.length + j];
+        if (!d || !overflow) return;
+        const where = h.inScroller ? `the box it scrolls in (${h.viewWidth} px wide)` : `the ${overflow.viewWidth} px viewport`;
+        const why = overflow.rootClips && !h.inScroller
+          ? ' The page hides its horizontal overflow, so what lies past the edge cannot be scrolled to at all: check whether it is meant to be seen.'
+          : h.exempt
+          ? ' It is (or holds) content that may need two dimensions (a table, image, map, code or toolbar): check that it must be that wide.'
+          : !h.textBeyond
+            ? ' No text of it lies past the edge: check whether anything there needs scrolling to see.'
+            : h.lineWider
+              ? ' Its lines of text are wider than the view, so every line needs scrolling sideways to read.'
+              : ' Text of it lies past the edge and needs scrolling sideways to read.';
+        findings.push(
+          ownFinding({
+            ruleId: REFLOW_RULES.horizontal,
+            type: h.type!,
+            severity: 'serious',
+            criterion: '1.4.10',
+            selector: d.selector,
+            html: d.html,
+            help: 'Make content fit 320 CSS px without sideways scrolling',
+            description: 'At a width of 320 CSS px (1280 px zoomed to 400%), content must reflow into one column without scrolling in two directions, except content that needs a two-dimensional layout (data tables, images, maps, code, toolbars).',
+            failureSummary:
+              `At ${REFLOW_WIDTH} CSS px wide, this ${h.width} px wide element reaches ${h.right} px, past the right edge of ${where}` +
+              (h.inScroller ? '' : `; the page is ${overflow.docWidth} px wide`) +
+              '.' +
+              why +
+              (h.text ? ` Text: "${h.text}".` : ''),
+            helpUrl: understandingUrl('reflow'),
+            data: {
+              viewport: `${REFLOW_WIDTH}px`,
+              pageWidth: overflow.docWidth,
+              elementWidth: h.width,
+              right: h.right,
+              ...(h.inScroller ? { scrollsInBox: true } : {}),
+              ...(h.exempt ? { twoDimensional: true } : {}),
+              ...(overflow.rootClips ? { pageClipsOverflow: true } : {}),
+            },
+          }),
+        );
+      });
+      return { findings };
+    } finally {
+      if (textZoomed) await cdp?.send('Page.setFontSizes', { fontSizes: DEFAULT_FONT }).catch(() => {});
+      await cdp?.detach().catch(() => {});
+      await page.setViewportSize(original);
+      await nextLayout(page).catch(() => {});
+      await page.evaluate((s) => window.scrollTo(s.x, s.y), scroll).catch(() => {});
+    }
+  },
+};

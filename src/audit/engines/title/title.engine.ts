@@ -1,0 +1,123 @@
+import type { FindingDraft } from '../../findings/findings.ts';
+import { ensureInPage } from '../../session/in-page.ts';
+import { genericTitle, normaliseTitle, unrelatedTitle } from './title.ts';
+import { ownFinding, understandingUrl, type EngineResult, type PageSession, type ScanEngine } from '../engine.ts';
+
+/** ACT rules each rule of this engine implements (for the accuracy harness). */
+export const ACT_RULES: Record<string, string[]> = {
+  'title-generic': ['c4a8a4'],
+  'title-unrelated': ['c4a8a4'],
+};
+
+/** Who is affected by each rule of this engine, and how to fix it. */
+export const GUIDES: Record<string, { who: string; fix: string }> = {
+  'title-generic': {
+    who: 'The title is the first thing a screen reader announces and what every tab, bookmark and history entry shows: a placeholder such as "Untitled document" or a file name leaves screen reader users, people with memory or attention difficulties and anyone with many tabs open unable to tell the page apart.',
+    fix: 'Give every page a title that says what it is about, most specific part first, then the site name (for example "Opening hours – Springfield Library").',
+  },
+  'title-unrelated': {
+    who: 'A title that does not match the page misleads people who rely on it to know where they are: screen reader users hear it first, and tabs, bookmarks and search results show it.',
+    fix: 'Make the title describe this page\'s content or purpose, usually the same words as its main heading, followed by the site name.',
+  },
+};
+
+const HELP_URL = understandingUrl('page-titled');
+
+const KIND_TEXT: Record<string, string> = {
+  placeholder: 'is an authoring tool\'s or framework\'s default title, not a description of the page',
+  'lorem-ipsum': 'is placeholder text',
+  'home-word': 'names no page on its own, and this is not the site\'s home page',
+  vague: 'is a generic word that does not say what the page is about',
+  'file-name': 'is a file name, which does not describe the page',
+  url: 'is an address, which does not describe the page',
+  'no-letters': 'has no words at all',
+};
+
+interface TitleFacts {
+  title: string;
+  at: { selector: string; html: string } | null;
+  text: string;
+}
+
+/** Findings from the page's title and text: the pure part of the engine. */
+export function titleFindings(facts: TitleFacts, url: string): FindingDraft[] {
+  const title = normaliseTitle(facts.title);
+  if (!title || !facts.at) return [];
+  const at = facts.at;
+  const generic = genericTitle(title, url);
+  if (generic) {
+    return [
+      ownFinding({
+        ruleId: 'title-generic',
+        type: generic.outcome,
+        severity: 'serious',
+        criterion: '2.4.2',
+        ...at,
+        help: 'Give the page a title that describes it',
+        description: 'The page title must describe the page\'s topic or purpose; defaults, placeholders, file names and addresses do not.',
+        failureSummary: `The page title "${title.slice(0, 120)}" ${KIND_TEXT[generic.kind]}. ${generic.outcome === 'confirmed' ? 'Replace it with a title that says what this page is about.' : 'Check whether it tells this page apart; if not, give it a descriptive title.'}`,
+        helpUrl: HELP_URL,
+        data: { title: title.slice(0, 160), kind: generic.kind },
+      }),
+    ];
+  }
+  const unrelated = unrelatedTitle(title, facts.text);
+  if (unrelated) {
+    return [
+      ownFinding({
+        ruleId: 'title-unrelated',
+        type: 'needs_review',
+        severity: 'moderate',
+        criterion: '2.4.2',
+        ...at,
+        help: 'Check that the page title matches the page',
+        description: 'The page title must describe the page it is on; a title sharing no word with the page may belong to another one.',
+        failureSummary: `None of the words of the title "${title.slice(0, 120)}" (${unrelated.titleWords.join(', ')}) appears on the page. Check that the title describes this page.`,
+        helpUrl: HELP_URL,
+        data: { title: title.slice(0, 160), titleWords: unrelated.titleWords },
+      }),
+    ];
+  }
+  return [];
+}
+
+/** Characters of page text read to relate the title to the page. */
+const TEXT_CAP = 20_000;
+
+/**
+ * 2.4.2 beyond axe's `document-title` (missing or empty title): a title that is a default or
+ * placeholder (`confirmed`), a vague word, file name or address, or shares no word with the page
+ * (`needs_review`). One small evaluate: the title, its element, and up to 20,000 characters of text.
+ */
+export const titleEngine: ScanEngine = {
+  id: 'title',
+  stage: 'CustomChecks',
+  async run({ page, finalUrl }: PageSession): Promise<EngineResult> {
+    await ensureInPage(page);
+    const facts = await page.evaluate((cap: number): TitleFacts => {
+      const a = (window as unknown as {
+        __a11yAudit: { withTree<T>(fn: () => T): T; describe(el: Element): { selector: string; html: string } };
+      }).__a11yAudit;
+      const title = document.title;
+      const el = document.querySelector('title');
+      let at: TitleFacts['at'] = null;
+      if (el) {
+        try {
+          at = a.withTree(() => a.describe(el));
+        } catch {
+          at = { selector: 'title', html: el.outerHTML.slice(0, 300) };
+        }
+      }
+      const body = document.body;
+      let text = body ? body.innerText.slice(0, cap) : '';
+      // Image alternatives and accessible names are page text too.
+      const alts: string[] = [];
+      for (const img of Array.from(document.querySelectorAll('img[alt], [aria-label]')).slice(0, 200)) {
+        alts.push(img.getAttribute('alt') ?? img.getAttribute('aria-label') ?? '');
+      }
+      text += ' ' + alts.join(' ');
+      return { title, at, text };
+    }, TEXT_CAP);
+    return { findings: titleFindings(facts, finalUrl) };
+  },
+};

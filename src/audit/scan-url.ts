@@ -1,0 +1,143 @@
+import type { Browser } from 'playwright';
+import type { PageError, ScanStage } from '../shared/contracts.ts';
+import type { TargetPolicy } from '../security/target-policy.ts';
+import { mergeFindings, type FindingDraft, type PassedRule } from './findings/findings.ts';
+import type { BlockedRequest } from './session/egress-proxy.ts';
+import { DEFAULT_ENGINES, type ScanEngine } from './engines/index.ts';
+import { openTab, type Tab } from './session/page-session.ts';
+
+export interface ScanUrlOptions {
+  /** The slot's tab to load the page in (kept open for the next page unless it broke or hung). */
+  tab?: Tab;
+  /** Without `tab`: a tab of its own is opened in this browser and closed afterwards. */
+  browser?: Browser;
+  policy: TargetPolicy;
+  pageLoadTimeoutMs: number;
+  /** Called as each stage starts, so callers can report progress and heartbeat. */
+  onStage?: (stage: ScanStage) => Promise<void> | void;
+  /** Aborting closes the tab, which ends whatever the page is doing. */
+  signal?: AbortSignal;
+  /** The engines to run, in order; the production set unless a test or the harness picks others. */
+  engines?: readonly ScanEngine[];
+  /**
+   * The whole scan's hard limit (load, settle, every engine): past it the tab is closed, whatever
+   * it is doing (a script that never yields included), and the page ends in a `timeout` error.
+   */
+  deadlineMs?: number;
+}
+
+export const DEFAULT_SCAN_DEADLINE_MS = 120_000;
+
+/** What one engine found on the page before merging (superseded findings included), and how long it took. */
+export interface EngineRun {
+  engine: string;
+  ms: number;
+  findings: FindingDraft[];
+  /** Set when the engine threw: the others still ran. */
+  error?: string;
+}
+
+export type ScanUrlResult =
+  | {
+      kind: 'scanned';
+      pageTitle: string | null;
+      finalUrl: string;
+      httpStatus: number | null;
+      findings: FindingDraft[];
+      passes: PassedRule[];
+      blocked: BlockedRequest[];
+      engines: EngineRun[];
+    }
+  | { kind: 'page-error'; error: PageError; finalUrl: string | null; httpStatus: number | null };
+
+/**
+ * Loads one URL in the slot's tab (or a tab of its own), runs every engine on it in turn and
+ * merges their findings: one per element and criterion. axe's findings are needed; an own check
+ * that throws on a page is logged in `engines` and the scan goes on without it. A renderer crash
+ * is thrown, with `tab.crashed` set, for the caller to retry in a new tab.
+ */
+export async function scanUrl(url: string, opts: ScanUrlOptions): Promise<ScanUrlResult> {
+  const deadlineMs = opts.deadlineMs ?? DEFAULT_SCAN_DEADLINE_MS;
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), deadlineMs);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, deadline.signal]) : deadline.signal;
+  // Settles when the deadline passes, even if closing the tab does not end a pending call.
+  const expired = new Promise<'expired'>((resolve) => deadline.signal.addEventListener('abort', () => resolve('expired'), { once: true }));
+  if (!opts.tab && !opts.browser) throw new Error('scanUrl needs a tab or a browser');
+  const tab = opts.tab ?? (await openTab({ browser: opts.browser!, policy: opts.policy, pageLoadTimeoutMs: opts.pageLoadTimeoutMs }));
+  // Cancelled or past the deadline: closing the tab ends whatever the page is doing.
+  const onAbort = () => void tab.close();
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    const outcome = await Promise.race([runScan(url, { ...opts, signal }, tab), expired]).catch((err: unknown) => {
+      if (deadline.signal.aborted && !opts.signal?.aborted && !tab.crashed) return 'expired' as const;
+      throw err;
+    });
+    if (outcome !== 'expired') return outcome;
+    opts.signal?.throwIfAborted();
+    return {
+      kind: 'page-error',
+      error: { code: 'timeout', message: `the page was still not checked after ${Math.round(deadlineMs / 1000)} s (a page that never settles or a script that never yields); the scan stopped it` },
+      finalUrl: null,
+      httpStatus: null,
+    };
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
+    // Closing a context whose renderer is stuck may itself take a while: never wait long for it.
+    if (!opts.tab || signal.aborted) await Promise.race([tab.close(), new Promise((r) => setTimeout(r, 5000))]);
+  }
+}
+
+async function runScan(url: string, opts: ScanUrlOptions, tab: Tab): Promise<ScanUrlResult> {
+  const engines = opts.engines ?? DEFAULT_ENGINES;
+  const loaded = await tab.load(url, { signal: opts.signal, onLoading: () => opts.onStage?.('Loading') });
+  if (loaded.kind === 'page-error') return loaded;
+  const runs: EngineRun[] = [];
+  // Findings still standing, per engine run: a later engine may withdraw earlier ones it measured.
+  const kept: FindingDraft[][] = [];
+  const current = () => kept.flat();
+  const session = { page: loaded.page, url, finalUrl: loaded.finalUrl, pageTitle: loaded.pageTitle, signal: opts.signal, earlier: [] as FindingDraft[] };
+  const passes: PassedRule[] = [];
+  let stage: ScanStage | undefined;
+  for (const engine of engines) {
+    opts.signal?.throwIfAborted();
+    if (engine.stage !== stage) {
+      stage = engine.stage;
+      await opts.onStage?.(stage);
+    }
+    const started = performance.now();
+    try {
+      session.earlier = current();
+      const out = await engine.run(session);
+      if (out.supersedes?.length) {
+        const gone = new Set(out.supersedes.map((s) => `${s.ruleId}\u0000${s.selector}`));
+        for (let i = 0; i < kept.length; i++) kept[i] = kept[i]!.filter((f) => !gone.has(`${f.ruleId}\u0000${f.elementSelector}`));
+      }
+      const findings = out.findings.map((f) => ({ ...f, data: { ...f.data, engine: engine.id } }));
+      kept.push(findings);
+      runs.push({ engine: engine.id, ms: Math.round(performance.now() - started), findings });
+      passes.push(...(out.passes ?? []));
+    } catch (err) {
+      opts.signal?.throwIfAborted();
+      // axe is the floor of every scan; a page that breaks it breaks the scan (and a dead
+      // browser must reach the activity's retry).
+      if (engine === engines[0] || tab.broken) throw err;
+      kept.push([]);
+      runs.push({ engine: engine.id, ms: Math.round(performance.now() - started), findings: [], error: (err as Error).message.slice(0, 300) });
+    }
+  }
+  // Confirmed first, so that a confirmed finding wins over another engine's needs-review one.
+  const all = current();
+  const findings = mergeFindings([...all.filter((f) => f.type === 'confirmed'), ...all.filter((f) => f.type !== 'confirmed')]);
+  return {
+    kind: 'scanned',
+    pageTitle: loaded.pageTitle,
+    finalUrl: loaded.finalUrl,
+    httpStatus: loaded.httpStatus,
+    findings,
+    passes,
+    blocked: [...loaded.blocked],
+    engines: runs,
+  };
+}

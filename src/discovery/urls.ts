@@ -1,0 +1,63 @@
+/** Pure URL rules of discovery: what counts as the same page and the same site. */
+
+const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };
+
+/** Canonical form of a page URL: http(s) only, no fragment, lower-case host, no default port. */
+export function normalizeUrl(href: string, base?: string | URL): string | undefined {
+  let u: URL;
+  try {
+    u = base ? new URL(href.trim(), base) : new URL(href.trim());
+  } catch {
+    return undefined;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
+  if (u.username || u.password) return undefined;
+  u.hash = '';
+  u.hostname = u.hostname.replace(/\.$/, '');
+  if (u.port === DEFAULT_PORTS[u.protocol]) u.port = '';
+  return u.href;
+}
+
+export { siteHostname } from '../shared/urls.ts';
+
+function effectivePort(u: URL): string {
+  return u.port || DEFAULT_PORTS[u.protocol] || '';
+}
+
+/**
+ * Same site: same host name, and the same port unless both sides use their scheme's default
+ * (so an http -> https upgrade stays in scope, another service on another port does not).
+ */
+export function sameSite(a: string, b: string): boolean {
+  const x = new URL(a);
+  const y = new URL(b);
+  if (x.hostname !== y.hostname) return false;
+  if (x.port === '' && y.port === '') return true;
+  return effectivePort(x) === effectivePort(y) && x.protocol === y.protocol;
+}
+
+/** Path plus query of a URL: what the page list shows. */
+export function pathOf(url: string): string {
+  const u = new URL(url);
+  return u.pathname + u.search;
+}
+
+const NON_HTML_EXTENSIONS = /\.(pdf|zip|gz|tgz|rar|7z|png|jpe?g|gif|webp|svg|ico|bmp|tiff?|mp3|mp4|m4a|webm|ogg|wav|avi|mov|docx?|xlsx?|pptx?|odt|ods|csv|json|xml|rss|atom|txt|css|js|mjs|woff2?|ttf|eot|exe|dmg|apk|iso)$/i;
+
+/** Links not worth a request: obvious downloads and assets. Their type is still checked when fetched. */
+export function looksLikeAsset(url: string): boolean {
+  return NON_HTML_EXTENSIONS.test(new URL(url).pathname);
+}
+
+/**
+ * A move of the site's home page that keeps it the same site as users mean it: between `host`
+ * and `www.host` (either way), on the same port, or also from http to https on the default ports.
+ */
+export function sameSiteMove(from: string, to: string): boolean {
+  const a = new URL(from);
+  const b = new URL(to);
+  const bare = (h: string) => h.replace(/^www\./, '');
+  if (a.hostname === b.hostname || bare(a.hostname) !== bare(b.hostname) || !bare(a.hostname).includes('.')) return false;
+  if (a.protocol === b.protocol) return a.port === b.port;
+  return a.protocol === 'http:' && b.protocol === 'https:' && a.port === '' && b.port === '';
+}
