@@ -1,13 +1,18 @@
 // Lint that keeps the architecture's directions: who may import whom, and where SQL may live.
 // Type-only imports are always allowed (they vanish at run time); values are what couple code.
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 const layer = (name, message) => ({ group: [`**/${name}/**`, `**/${name}`], message, allowTypeImports: true });
+/** The same, for type imports too: for layers that must not even know the other's shapes. */
+const strictLayer = (name, message) => ({ ...layer(name, message), allowTypeImports: false });
 
-const API_MUST_NOT = [
-  layer('activities', 'The API only accepts requests and starts workflows: move shared logic to src/shared.'),
-  layer('workers', 'The API process never runs worker code.'),
-];
+// The worker side: what a page scan, discovery and enrichment run on. The API process loads none of it.
+const WORKER_SIDE = ['activities', 'audit', 'discovery', 'enrichment', 'workers'];
+
+const API_MUST_NOT = WORKER_SIDE.map((name) =>
+  layer(name, 'The API only accepts requests and starts workflows: it loads no engine, browser or model. Move what both need to src/shared.'),
+);
 
 // The `sql` template and query builders belong to src/db/repositories.
 const NO_SQL_TAG = { name: 'kysely', importNames: ['sql'], message: 'SQL lives in src/db/repositories: add a repository function.' };
@@ -16,10 +21,24 @@ const QUERY_BUILDER =
 
 export default tseslint.config(
   { ignores: ['node_modules/**', '.data/**', 'bench/tmp/**', 'temporal-dev/bin/**'] },
+  // src, test, bench and scripts alike: typescript-eslint's recommended rules. `any` stays allowed:
+  // code serialised into the page and tests of hostile input need it.
+  ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
     languageOptions: { parser: tseslint.parser, ecmaVersion: 'latest', sourceType: 'module' },
     plugins: { '@typescript-eslint': tseslint.plugin },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+    },
+  },
+  {
+    // No import cycle in src, type imports included: each part can be read, tested and loaded on its own.
+    files: ['src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts'] })], 'import-x/extensions': ['.ts'] },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     files: ['src/api/**/*.ts'],
@@ -45,10 +64,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            layer('api', 'src/shared is imported by every process and imports none of them.'),
-            layer('activities', 'src/shared is imported by every process and imports none of them.'),
-            layer('workers', 'src/shared is imported by every process and imports none of them.'),
-            layer('db', 'src/shared is pure: no database access.'),
+            ...['api', 'workflows', ...WORKER_SIDE, 'reports'].map((name) =>
+              strictLayer(name, 'src/shared is imported by every process and imports none of them.'),
+            ),
+            strictLayer('db', 'src/shared is pure: no database access.'),
           ],
           paths: [NO_SQL_TAG],
         },
@@ -79,11 +98,44 @@ export default tseslint.config(
     },
   },
   {
+    // The database layer sits under everything but src/shared and src/security: it imports nothing above it, types included.
     files: ['src/db/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: [layer('api', 'Repositories never import the API.'), layer('workers', 'Repositories never import worker code.')] },
+        {
+          patterns: ['api', 'workers', 'workflows', 'activities', 'audit', 'discovery', 'enrichment', 'reports'].map((name) =>
+            strictLayer(name, 'src/db imports nothing above it (src/shared and src/security only): define the shape here or in src/shared.'),
+          ),
+        },
+      ],
+    },
+  },
+  {
+    // Reports render what the repositories read: no engine, browser or model (the API renders exports).
+    files: ['src/reports/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: ['api', 'workflows', ...WORKER_SIDE].map((name) => strictLayer(name, 'src/reports is loaded by the API: it reads src/db and src/shared only.')),
+          paths: [NO_SQL_TAG],
+        },
+      ],
+    },
+  },
+  {
+    // The audit engine, discovery and enrichment are libraries the activities call: they never reach back up.
+    files: ['src/audit/**/*.ts', 'src/discovery/**/*.ts', 'src/enrichment/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: ['api', 'workflows', 'activities', 'workers', 'reports'].map((name) =>
+            strictLayer(name, 'The audit engine, discovery and enrichment are called by the activities and never import them, the API, workflows or reports.'),
+          ),
+          paths: [NO_SQL_TAG],
+        },
       ],
     },
   },

@@ -2,14 +2,9 @@ import type { Database } from '../db/database.ts';
 import { findCrawlSiteAuth, findSiteAuth, type SiteAuthRow } from '../db/repositories/site-auth.repository.ts';
 import type { SecretsKey } from '../security/secrets.ts';
 import { openSiteAuth } from '../security/site-auth-seal.ts';
-import type { TabAuth } from '../audit/session/site-login.ts';
+import type { SiteAuthLoad } from '../audit/session/site-login.ts';
 
-/**
- * A site's authentication set-up as the workers read it: from the database by id, opened with the
- * worker's SECRETS_KEY. It never travels through Temporal (no workflow or activity input or
- * result carries it), and nothing here logs it.
- */
-export type SiteAuthLoad = { kind: 'none' } | { kind: 'auth'; auth: TabAuth } | { kind: 'unavailable'; message: string };
+
 
 function opened(key: SecretsKey | undefined, row: SiteAuthRow, baseUrl: string): SiteAuthLoad {
   if (!key) return { kind: 'unavailable', message: "the site has an authentication set-up but this worker has no SECRETS_KEY to open it" };

@@ -6,7 +6,18 @@ import type { TargetPolicy } from '../security/target-policy.ts';
 import type { TaskQueues } from '../shared/task-queues.ts';
 import type { DiscoveryOptions } from '../shared/contracts.ts';
 import type { Notifications } from '../db/notifications.ts';
-import type { EventStreamTiming } from './routes/event-stream.ts';
+
+/** How event streams re-read, keep alive and end (DEFAULT_EVENT_TIMING in routes/event-stream.ts). */
+export interface EventStreamTiming {
+  /** Re-read this often even without a notification (one may be missed while the LISTEN connection is down). */
+  pollMs: number;
+  /** A comment this often keeps proxies from closing a quiet stream. */
+  keepAliveMs: number;
+  /** After this long without a change, and then at most this often, ask Temporal whether the workflow still runs. */
+  stuckCheckMs?: number;
+  /** A stream ends after this long (the client reconnects with Last-Event-ID), so none is held for ever. */
+  maxLifetimeMs?: number;
+}
 
 export interface AppDeps {
   config: Config;

@@ -1,6 +1,8 @@
 import type { PageScanHistoryEntry } from '../db/repositories/page.repository.ts';
 import type { IssueWithPage } from '../db/repositories/issue.repository.ts';
-import type { CrawlRecord, FindingData, FindingRecord, IssueCounts, IssueStatus, PageRecord, ScanRecord, SiteRecord } from '../db/repositories/records.ts';
+import type { CrawlRecord, PageRecord, ScanRecord, SiteRecord } from '../db/repositories/records.ts';
+import type { IssueCounts, IssueStatus } from '../shared/contracts.ts';
+import type { FindingData, FindingRecord } from '../shared/findings.ts';
 import { iso } from './schemas/common.schema.ts';
 
 /** `alsoFlaggedBy` on its own, the rest of a finding's data as its evidence. */

@@ -1,7 +1,8 @@
 import type { Browser } from 'playwright';
 import type { PageError, ScanStage } from '../shared/contracts.ts';
 import type { TargetPolicy } from '../security/target-policy.ts';
-import { mergeFindings, type FindingDraft, type PassedRule } from './findings/findings.ts';
+import { mergeFindings } from './findings/findings.ts';
+import type { FindingDraft, PassedRule } from '../shared/findings.ts';
 import type { BlockedRequest } from './session/egress-proxy.ts';
 import { DEFAULT_ENGINES, type ScanEngine } from './engines/index.ts';
 import { openTab, type Tab } from './session/page-session.ts';

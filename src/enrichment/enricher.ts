@@ -8,7 +8,9 @@
  * of the same page template). A model is asked once per group and its texts are reused for every
  * member and, through the cache, for the same group on every other page and later crawls.
  */
-import type { FindingRecord } from '../db/repositories/records.ts';
+import type { FindingRecord } from '../shared/findings.ts';
+
+export type { CachedGroupTexts, GroupCacheKey, GroupTextCache } from '../db/repositories/enrichment-cache.repository.ts';
 
 /** The findings of one page that share a group key, with the page they are on. */
 export interface EnrichmentGroup {
@@ -55,28 +57,3 @@ export interface Enricher {
   describeGroup(group: EnrichmentGroup, opts?: { signal?: AbortSignal }): Promise<{ texts: FindingTextsOut[]; usage: EnrichmentUsage }>;
 }
 
-/** Group texts stored by group key and cache namespace (model and prompt version). */
-export interface CachedGroupTexts {
-  description: string;
-  fixSuggestion: string;
-}
-
-/** A cache entry's key: the group within its tenant's scope (see EnrichmentGroup.scope). */
-export interface GroupCacheKey {
-  scope: string;
-  groupKey: string;
-}
-
-/**
- * The cache a model-backed enricher reads and fills, shared by every worker (PostgreSQL). `claim`
- * makes one caller the writer of a missing entry, so two workers never pay for the same group at
- * once: the others wait for its answer (`wait`), or take the claim over when it went stale.
- */
-export interface GroupTextCache {
-  get(key: GroupCacheKey, namespace: string): Promise<CachedGroupTexts | undefined>;
-  /** True when this caller now owns the entry's claim (it was missing, failed, or its claim is older than `staleMs`). */
-  claim(key: GroupCacheKey, namespace: string, staleMs: number): Promise<boolean>;
-  put(key: GroupCacheKey, namespace: string, texts: CachedGroupTexts, usage: { inputTokens: number; outputTokens: number }): Promise<void>;
-  /** Gives the claim up after a failed call, so another caller may try. */
-  release(key: GroupCacheKey, namespace: string): Promise<void>;
-}

@@ -14,71 +14,19 @@
  */
 import { SEVERITIES, type Severity } from '../shared/contracts.ts';
 import { successCriterion } from '../shared/wcag.ts';
-import type { ContrastFacts, ElementFacts, ReviewFacts, TargetFacts } from '../audit/findings/findings.ts';
+import type { ContrastFacts, ElementFacts, ReviewFacts, TargetFacts } from '../shared/findings.ts';
 import { groupKey as computeGroupKey } from '../audit/findings/group-key.ts';
 import { formatRatio, nearestPassingColour, parseHex } from './colour.ts';
 import { NO_USAGE, type Enricher, type FindingTextsOut } from './enricher.ts';
-import { DEFAULT_GUIDE, FIX_GUIDES, type FixGuide } from '../shared/rules/guides.ts';
+import { DEFAULT_GUIDE, FIX_GUIDES, type FixGuide } from '../shared/rules/index.ts';
+import type { EnrichableFinding, PageInfo, PassedRuleInfo, TopPriority, PositiveFinding, ScanSummary, FindingTexts } from '../shared/summary.ts';
 
-/** The finding fields enrichment reads: engine facts, never free page text as instructions. */
-export interface EnrichableFinding {
-  id: string;
-  ruleId: string;
-  type: 'confirmed' | 'needs_review';
-  severity: Severity;
-  wcagCriterion: string;
-  wcagLevel: 'A' | 'AA';
-  elementSelector: string;
-  engineHelp: string;
-  engineDescription: string;
-  failureSummary: string;
-  /** The element's HTML as the engine saw it (shortened by the engine). */
-  elementHtml?: string;
-  /** What the engine measured (`contrast`, `target`, `element`, `review`; see FindingData). */
-  data?: Record<string, unknown>;
-  /** The issue group (rule + template element), when the scan assigned one. */
-  groupKey?: string | null;
-}
 
-/** The page a finding is on, for texts that name it or resolve links against it. */
-export interface PageInfo {
-  url: string;
-  title: string | null;
-}
 
-export interface PassedRuleInfo {
-  ruleId: string;
-  help: string;
-  wcagCriterion: string;
-  elements: number;
-}
 
-export interface TopPriority {
-  title: string;
-  severity: Severity;
-  wcagCriterion: string;
-  issueCount: number;
-  reason: string;
-}
 
-export interface PositiveFinding {
-  title: string;
-  detail: string;
-  wcagCriterion: string;
-}
 
-export interface ScanSummary {
-  overallScore: number;
-  summary: string;
-  topPriorities: TopPriority[];
-  positiveFindings: PositiveFinding[];
-}
 
-export interface FindingTexts {
-  id: string;
-  description: string;
-  fixSuggestion: string;
-}
 
 /** Upper bounds of the texts, in characters. */
 export const MAX_DESCRIPTION = 800;

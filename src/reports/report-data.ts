@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Kysely } from 'kysely';
-import { FIX_GUIDES, DEFAULT_GUIDE } from '../shared/rules/guides.ts';
+import { FIX_GUIDES, DEFAULT_GUIDE } from '../shared/rules/index.ts';
 import {
   crawlTrend,
   diffByRule,

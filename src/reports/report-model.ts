@@ -9,9 +9,13 @@
  * (notes) is untrusted: renderers print it as text and the workbook passes it through `safeCell`.
  */
 import type { IssueType, Severity, WcagLevel } from '../shared/contracts.ts';
+import type { DiffByRule, DiffRow, IssueRow } from '../db/repositories/report.repository.ts';
+import type { PositiveFinding } from '../shared/summary.ts';
+
+export type { IssueStatus } from '../shared/contracts.ts';
+export type { DiffByRule, DiffRow, IssueRow, PositiveFinding };
 
 export type ReportKind = 'scan' | 'crawl';
-export type IssueStatus = 'open' | 'fixed' | 'dismissed' | 'cant_fix';
 export type WcagPrinciple = 'Perceivable' | 'Operable' | 'Understandable' | 'Robust';
 
 export interface SeverityCounts {
@@ -91,12 +95,6 @@ export interface TopPriority {
   reason: string;
 }
 
-export interface PositiveFinding {
-  title: string;
-  detail: string;
-  wcagCriterion: string;
-}
-
 /** One row of the by-criterion table: every WCAG 2.2 A/AA criterion is listed. */
 export interface CriterionResult {
   id: string;
@@ -153,53 +151,6 @@ export interface ReportPage {
   error: { code: string; message: string } | null;
   /** Issues found on this page by this scan or crawl. */
   counts: SeverityCounts;
-}
-
-/** Every field of an issue, one row per issue: the workbook's Issues sheet. */
-export interface IssueRow {
-  /** The site's issue id (crawl) or the finding id (scan). */
-  id: string;
-  pageUrl: string;
-  pageTitle: string | null;
-  ruleId: string;
-  wcagCriterion: string;
-  wcagLevel: WcagLevel;
-  severity: Severity;
-  type: IssueType;
-  status: IssueStatus;
-  selector: string;
-  html: string;
-  description: string;
-  fixSuggestion: string;
-  helpUrl: string | null;
-  alsoFlaggedBy: string[];
-  firstSeenAt: Date | null;
-  lastSeenAt: Date | null;
-}
-
-/** A new or fixed issue of the diff against the previous crawl. */
-export interface DiffRow {
-  id: string;
-  pageUrl: string;
-  ruleId: string;
-  wcagCriterion: string;
-  wcagLevel: WcagLevel;
-  severity: Severity;
-  type: IssueType;
-  selector: string;
-  /** When the crawl recorded the change. */
-  at: Date | null;
-  /** `new`, `reopened` or `fixed`. */
-  change: 'new' | 'reopened' | 'fixed';
-}
-
-/** Counts of new or fixed issues per rule, for the PDF. */
-export interface DiffByRule {
-  ruleId: string;
-  title: string;
-  wcagCriterion: string;
-  severity: Severity;
-  count: number;
 }
 
 export interface ReportDiff {

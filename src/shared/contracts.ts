@@ -127,3 +127,23 @@ export const FAILURE_TYPES = {
   /** The model API refused the request itself (bad key, unknown model, invalid request, refusal): retrying cannot help. */
   enrichmentRejected: 'EnrichmentRejected',
 } as const;
+
+/** A stored `{code, message}` error (crawls, crawl pages). */
+export interface ErrorInfo {
+  code: string;
+  message: string;
+}
+
+export type CrawlStatus = 'queued' | 'running' | 'completed' | 'completed_partial' | 'cancelled' | 'failed';
+
+export type IssueStatus = 'open' | 'fixed' | 'dismissed' | 'cant_fix';
+
+export type DiscoveredVia = 'root' | 'link' | 'sitemap';
+
+/** Open issues (or findings) counted by severity. */
+export interface IssueCounts {
+  critical: number;
+  serious: number;
+  moderate: number;
+  minor: number;
+}

@@ -2,7 +2,7 @@
  * How a crawl ends, decided from what it did: the one rule finalization applies. Pure, so every
  * branch is covered by unit tests.
  */
-import type { ErrorInfo } from '../db/repositories/records.ts';
+import type { ErrorInfo } from './contracts.ts';
 
 export type EndedCrawlStatus = 'completed' | 'completed_partial' | 'cancelled' | 'failed';
 

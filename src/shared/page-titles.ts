@@ -51,3 +51,10 @@ export function sharedTitles<T>(pages: readonly TitledPage<T>[], minPages = MIN_
     .map((g) => ({ title: usual(g.forms), pages: [...g.byUrl.values()] }))
     .sort((a, b) => b.pages.length - a.pages.length || a.title.localeCompare(b.title));
 }
+
+/** A scanned page of the crawl, for checks that need every page at once (shared titles). */
+export interface CrawlPageForChecks {
+  pageScanId: string;
+  url: string;
+  title: string | null;
+}

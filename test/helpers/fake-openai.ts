@@ -130,7 +130,11 @@ export async function startFakeOpenAi(opts: FakeOpenAiOptions = {}): Promise<Fak
   const completions = () => requests.filter((r) => r.method === 'POST' && /\/chat\/completions$/.test(r.path));
   const notify = () => {
     const n = completions().length;
-    for (const w of [...waiters]) if (n >= w.n) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
+    for (const w of [...waiters]) {
+      if (n < w.n) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
   };
 
   const send = (res: ServerResponse, rec: RecordedRequest, status: number, body: string, headers: Record<string, string> = {}, contentType = 'application/json') => {

@@ -1,5 +1,5 @@
 import { createBrowserProvider, resolveChromiumPath, type BrowserProvider } from '../../src/audit/session/browser-provider.ts';
-import type { FindingDraft } from '../../src/audit/findings/findings.ts';
+import type { FindingDraft } from '../../src/shared/findings.ts';
 import type { ScanEngine } from '../../src/audit/engines/index.ts';
 import { scanUrl, type ScanUrlResult } from '../../src/audit/scan-url.ts';
 import { createTargetPolicy } from '../../src/security/target-policy.ts';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeEngine } from '../../src/audit/engines/axe/axe.engine.ts';
-import { FORM_RULES, formsEngine, GUIDES } from '../../src/audit/engines/forms/forms.engine.ts';
+import { formsEngine } from '../../src/audit/engines/forms/forms.engine.ts';
+import { FORM_GUIDES as GUIDES, FORM_RULES } from '../../src/shared/rules/forms.ts';
 import { openFixtureScanner, type FixtureScanner, type ScannedResult } from '../helpers/scan-fixture.ts';
 
 /** Fixture pages for the forms engine: each check with failing and passing variants, one page per check. */

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeEngine } from '../../src/audit/engines/axe/axe.engine.ts';
 import type { ScanEngine } from '../../src/audit/engines/engine.ts';
-import { GUIDES as LANGUAGE_GUIDES, languageEngine } from '../../src/audit/engines/language/language.engine.ts';
-import { GUIDES as MEDIA_GUIDES, mediaEngine } from '../../src/audit/engines/media/media.engine.ts';
-import { GUIDES as TITLE_GUIDES, titleEngine } from '../../src/audit/engines/title/title.engine.ts';
+import { languageEngine } from '../../src/audit/engines/language/language.engine.ts';
+import { mediaEngine } from '../../src/audit/engines/media/media.engine.ts';
+import { titleEngine } from '../../src/audit/engines/title/title.engine.ts';
+import { LANGUAGE_GUIDES } from '../../src/shared/rules/language.ts';
+import { MEDIA_GUIDES } from '../../src/shared/rules/media.ts';
+import { TITLE_GUIDES } from '../../src/shared/rules/title.ts';
 import { ofRule, openFixtureScanner, type FixtureScanner, type ScannedResult } from '../helpers/scan-fixture.ts';
 
 let scanner: FixtureScanner;

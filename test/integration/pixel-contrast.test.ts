@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FindingDraft } from '../../src/audit/findings/findings.ts';
+import type { FindingDraft } from '../../src/shared/findings.ts';
 import { axeEngine } from '../../src/audit/engines/axe/axe.engine.ts';
 import type { ScanEngine } from '../../src/audit/engines/engine.ts';
 import { pixelContrastEngine } from '../../src/audit/engines/pixel-contrast/pixel-contrast.engine.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaErrors } from '../helpers/sarif-schema.ts';
-import { html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
+import { html, startFixtureServer } from '../helpers/fixture-server.ts';
 import { createNotifications } from '../../src/db/notifications.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../helpers/test-env.ts';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeEngine } from '../../src/audit/engines/axe/axe.engine.ts';
-import { GUIDES, structureEngine } from '../../src/audit/engines/structure/structure.engine.ts';
+import { structureEngine } from '../../src/audit/engines/structure/structure.engine.ts';
+import { STRUCTURE_GUIDES as GUIDES } from '../../src/shared/rules/structure.ts';
 import { ofRule, openFixtureScanner, type FixtureScanner, type ScannedResult } from '../helpers/scan-fixture.ts';
 
 let scanner: FixtureScanner;

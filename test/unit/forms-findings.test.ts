@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ControlFacts, FormPageFacts } from '../../src/audit/engines/forms/facts.ts';
-import { FORM_RULES, formFindings } from '../../src/audit/engines/forms/findings.ts';
+import { formFindings } from '../../src/audit/engines/forms/findings.ts';
+import { FORM_RULES } from '../../src/shared/rules/forms.ts';
 
 let n = 0;
 function control(over: Partial<ControlFacts> = {}): ControlFacts {

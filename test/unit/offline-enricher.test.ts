@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { contrastRatio, parseHex } from '../../src/enrichment/colour.ts';
-import {
-  createOfflineEnricher,
-  describeFinding,
-  destinationName,
-  MAX_DESCRIPTION,
-  MAX_FIX,
-  suggestLang,
-  summarise,
-  topPriorities,
-  withAttribute,
-  wordsFrom,
-  type EnrichableFinding,
-} from '../../src/enrichment/offline-enricher.ts';
-import type { FindingRecord } from '../../src/db/repositories/records.ts';
+import { createOfflineEnricher, describeFinding, destinationName, MAX_DESCRIPTION, MAX_FIX, suggestLang, summarise, topPriorities, withAttribute, wordsFrom } from '../../src/enrichment/offline-enricher.ts';
+import type { EnrichableFinding } from '../../src/shared/summary.ts';
+import type { FindingRecord } from '../../src/shared/findings.ts';
 
 const finding = (over: Partial<EnrichableFinding> = {}): EnrichableFinding => ({
   id: 'f1',

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CachedGroupTexts, EnrichmentGroup, GroupCacheKey, GroupTextCache } from '../../src/enrichment/enricher.ts';
 import { cacheNamespace, createOpenAiEnricher, redactSecrets, type OpenAiEnricherOptions } from '../../src/enrichment/openai-enricher.ts';
 import { ANSWER_LIMITS, PAGE_DATA_CLOSE, PAGE_DATA_OPEN, PROMPT_VERSION, extractPageData } from '../../src/enrichment/prompt.ts';
-import type { FindingRecord } from '../../src/db/repositories/records.ts';
+import type { FindingRecord } from '../../src/shared/findings.ts';
 import { FAILURE_TYPES } from '../../src/shared/contracts.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fake-openai.ts';
 

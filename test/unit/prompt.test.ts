@@ -14,7 +14,7 @@ import {
   extractPageData,
   parseAnswer,
 } from '../../src/enrichment/prompt.ts';
-import type { FindingRecord } from '../../src/db/repositories/records.ts';
+import type { FindingRecord } from '../../src/shared/findings.ts';
 
 function finding(over: Partial<FindingRecord> = {}): FindingRecord {
   return {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GUIDES, structureFindings } from '../../src/audit/engines/structure/structure.engine.ts';
+import { structureFindings } from '../../src/audit/engines/structure/structure.engine.ts';
+import { STRUCTURE_GUIDES as GUIDES } from '../../src/shared/rules/structure.ts';
 import type { StructureFacts } from '../../src/audit/engines/structure/facts.ts';
 
 const facts = (over: Partial<StructureFacts>): StructureFacts => ({

@@ -3,11 +3,13 @@ import type { Database } from '../../db/database.ts';
 import { findCrawl } from '../../db/repositories/crawl.repository.ts';
 import { findCrawlPageScan, saveEnrichment } from '../../db/repositories/crawl-page.repository.ts';
 import { findScan, listFindings } from '../../db/repositories/scan.repository.ts';
-import type { FindingRecord, ScanRecord } from '../../db/repositories/records.ts';
+import type { ScanRecord } from '../../db/repositories/records.ts';
+import type { FindingRecord } from '../../shared/findings.ts';
 import { FAILURE_TYPES } from '../../shared/contracts.ts';
 import type { Logger } from '../../logger.ts';
 import type { Enricher, EnrichmentGroup, EnrichmentUsage, FindingTextsOut } from '../../enrichment/enricher.ts';
-import { summarise, type ScanSummary } from '../../enrichment/offline-enricher.ts';
+import { summarise } from '../../enrichment/offline-enricher.ts';
+import type { ScanSummary } from '../../shared/summary.ts';
 
 export interface AiEnrichmentActivityDeps {
   db: Database;

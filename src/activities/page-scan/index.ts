@@ -16,7 +16,8 @@ import type { BrowserProvider } from '../../audit/session/browser-provider.ts';
 import { isBrowserGone } from '../../audit/session/classify-navigation-error.ts';
 import type { ScanEngine } from '../../audit/engines/index.ts';
 import { scanUrl, type ScanUrlResult } from '../../audit/scan-url.ts';
-import { loadCrawlAuth, type SiteAuthLoad } from '../site-auth-source.ts';
+import { loadCrawlAuth } from '../site-auth-source.ts';
+import type { SiteAuthLoad } from '../../audit/session/site-login.ts';
 import { TabCrashedError, type TabPool } from '../../audit/session/tab-pool.ts';
 
 export interface PageScanActivityDeps {

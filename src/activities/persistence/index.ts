@@ -8,7 +8,7 @@ import { FAILURE_TYPES, type PageError, type ScanStage, type ScanStatus } from '
 import type { Logger } from '../../logger.ts';
 import { engineSummary } from '../ai-enrichment/index.ts';
 import { sharedTitleFindings } from '../../audit/crawl-checks/shared-titles.ts';
-import type { ScanSummary } from '../../enrichment/offline-enricher.ts';
+import type { ScanSummary } from '../../shared/summary.ts';
 
 export interface PersistenceActivityDeps {
   db: Database;

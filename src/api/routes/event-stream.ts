@@ -2,7 +2,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { ApiLimits } from '../concurrency.ts';
-import type { AppDeps, HonoEnv } from '../env.ts';
+import type { AppDeps, EventStreamTiming, HonoEnv } from '../env.ts';
 import { ApiError } from '../errors.ts';
 import { clientIp, rateLimitBucket } from '../middleware.ts';
 
@@ -13,17 +13,6 @@ export interface Snapshot {
   ended: boolean;
   /** The workflow that moves it on: asked whether it still runs once the state stops changing. */
   workflowId?: string;
-}
-
-export interface EventStreamTiming {
-  /** Re-read this often even without a notification (one may be missed while the LISTEN connection is down). */
-  pollMs: number;
-  /** A comment this often keeps proxies from closing a quiet stream. */
-  keepAliveMs: number;
-  /** After this long without a change, and then at most this often, ask Temporal whether the workflow still runs. */
-  stuckCheckMs?: number;
-  /** A stream ends after this long (the client reconnects with Last-Event-ID), so none is held for ever. */
-  maxLifetimeMs?: number;
 }
 
 export const DEFAULT_EVENT_TIMING: Required<EventStreamTiming> = { pollMs: 2000, keepAliveMs: 15_000, stuckCheckMs: 30_000, maxLifetimeMs: 30 * 60_000 };

@@ -1,18 +1,11 @@
-import type { CrawlPageForChecks } from '../../db/repositories/issue.repository.ts';
-import type { NewFindingRecord } from '../../db/repositories/records.ts';
+import type { CrawlPageForChecks } from '../../shared/page-titles.ts';
+import type { NewFindingRecord } from '../../shared/findings.ts';
 import { sharedTitles } from '../../shared/page-titles.ts';
 import { fingerprint } from '../findings/findings.ts';
 import { ownFinding, understandingUrl } from '../engines/engine.ts';
 import { groupKey } from '../findings/group-key.ts';
+import { CRAWL_CHECK_GUIDES, SHARED_TITLE_RULE } from '../../shared/rules/crawl-checks.ts';
 
-export const SHARED_TITLE_RULE = 'page-title-shared';
-
-export const CRAWL_CHECK_GUIDES: Record<string, { who: string; fix: string }> = {
-  [SHARED_TITLE_RULE]: {
-    who: 'The title is the first thing a screen reader announces and what tabs, bookmarks and history show: when many pages share one, people cannot tell them apart or know where a link took them.',
-    fix: 'Give each page a title that names its own content first, then the site, e.g. "Installing IPython | IPython 3 docs".',
-  },
-};
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright';
 import type { IssueType, Severity } from '../../shared/contracts.ts';
 import { successCriterion } from '../../shared/wcag.ts';
-import type { FindingDraft, PassedRule } from '../findings/findings.ts';
+import type { FindingDraft, PassedRule } from '../../shared/findings.ts';
 
 /**
  * One loaded page, as every engine sees it. Engines run one after another on the same page, so

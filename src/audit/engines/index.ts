@@ -1,16 +1,14 @@
-import { GUIDES as LINK_GUIDES } from './links/link-rules.ts';
-import { CRAWL_CHECK_GUIDES } from '../crawl-checks/shared-titles.ts';
 import { axeEngine } from './axe/axe.engine.ts';
 import type { ScanEngine } from './engine.ts';
-import { formsEngine, GUIDES as FORM_GUIDES } from './forms/forms.engine.ts';
-import { keyboardEngine, GUIDES as KEYBOARD_GUIDES } from './keyboard/keyboard.engine.ts';
-import { languageEngine, GUIDES as LANGUAGE_GUIDES } from './language/language.engine.ts';
-import { mediaEngine, GUIDES as MEDIA_GUIDES } from './media/media.engine.ts';
+import { formsEngine } from './forms/forms.engine.ts';
+import { keyboardEngine } from './keyboard/keyboard.engine.ts';
+import { languageEngine } from './language/language.engine.ts';
+import { mediaEngine } from './media/media.engine.ts';
 import { pixelContrastEngine } from './pixel-contrast/pixel-contrast.engine.ts';
-import { reflowEngine, GUIDES as REFLOW_GUIDES } from './reflow/reflow.engine.ts';
-import { structureEngine, GUIDES as STRUCTURE_GUIDES } from './structure/structure.engine.ts';
+import { reflowEngine } from './reflow/reflow.engine.ts';
+import { structureEngine } from './structure/structure.engine.ts';
 import { targetSizeMobileEngine } from './target-size-mobile/target-size-mobile.engine.ts';
-import { titleEngine, GUIDES as TITLE_GUIDES } from './title/title.engine.ts';
+import { titleEngine } from './title/title.engine.ts';
 
 /**
  * The engines of a page scan, in the order they run. axe first (its findings are the floor and
@@ -32,17 +30,5 @@ export const DEFAULT_ENGINES: readonly ScanEngine[] = [
   targetSizeMobileEngine,
 ];
 
-/** Who is affected and how to fix it, for the service's own rules (axe's are in `ai/fix-guides.ts`). */
-export const ENGINE_GUIDES: Readonly<Record<string, { who: string; fix: string }>> = {
-  ...LINK_GUIDES,
-  ...FORM_GUIDES,
-  ...STRUCTURE_GUIDES,
-  ...LANGUAGE_GUIDES,
-  ...TITLE_GUIDES,
-  ...MEDIA_GUIDES,
-  ...KEYBOARD_GUIDES,
-  ...REFLOW_GUIDES,
-  ...CRAWL_CHECK_GUIDES,
-};
 
 export type { EngineResult, PageSession, ScanEngine } from './engine.ts';

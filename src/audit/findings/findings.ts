@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { parseDocument } from 'htmlparser2';
-import type { IssueType, Severity, WcagLevel } from '../../shared/contracts.ts';
+import type { IssueType, Severity } from '../../shared/contracts.ts';
 import { SEVERITIES } from '../../shared/contracts.ts';
 import { criterionForTags } from '../../shared/wcag.ts';
+import type { FindingDraft, PassedRule, ContrastFacts, ElementFacts, ReviewFacts, EngineFacts } from '../../shared/findings.ts';
 
 /** One check of an axe node result (axe-core's CheckResult, narrowed): what it measured and said. */
 export interface AxeCheckResult {
@@ -30,87 +31,16 @@ export interface AxeRuleResult {
   }>;
 }
 
-export interface FindingDraft {
-  ruleId: string;
-  type: IssueType;
-  severity: Severity;
-  wcagCriterion: string;
-  wcagLevel: WcagLevel;
-  elementSelector: string;
-  elementHtml: string;
-  engineHelp: string;
-  engineDescription: string;
-  failureSummary: string;
-  helpUrl: string | null;
-  data: Record<string, unknown>;
-}
 
-export interface PassedRule {
-  ruleId: string;
-  help: string;
-  wcagCriterion: string;
-  elements: number;
-}
 
 const MAX_HTML = 4000;
 
 // ---- what the engine measured -------------------------------------------------------------------
 
-/** `color-contrast`: the colours and ratio axe measured (hex colours, ratio truncated to 2 places). */
-export interface ContrastFacts {
-  fgColor?: string;
-  bgColor?: string;
-  contrastRatio?: number;
-  /** `4.5:1`, or `3:1` for large text. */
-  expectedContrastRatio?: string;
-  /** As axe gives it: `12.0pt (16px)`. */
-  fontSize?: string;
-  fontWeight?: string;
-}
 
-/** `target-size` / `target-size-mobile`: the measured box and the spacing to the nearest target, CSS px. */
-export interface TargetFacts {
-  width?: number;
-  height?: number;
-  /** The size the rule asks for (24). */
-  minSize: number;
-  /** Diameter of the safe clickable circle around the target. */
-  closestOffset?: number;
-  minOffset?: number;
-}
 
-/** Attributes and text of the failing element, parsed from its HTML, for the rules that use them. */
-export interface ElementFacts {
-  tag: string;
-  id?: string;
-  name?: string;
-  type?: string;
-  placeholder?: string;
-  src?: string;
-  href?: string;
-  title?: string;
-  lang?: string;
-  /** Visible text (whitespace collapsed), or the link's accessible name where the engine gave it. */
-  text?: string;
-  /** The element has child elements (an icon, an image), not only text. */
-  hasChildElements?: boolean;
-  /** The engine shortened the element's HTML (long attributes or content): values may be cut. */
-  truncated?: boolean;
-}
 
-/** Why the engine could not decide (needs-review findings). */
-export interface ReviewFacts {
-  messageKey?: string;
-  reason?: string;
-}
 
-/** The rule-specific part of a finding's `data`: small, bounded, JSON-safe. */
-export interface EngineFacts {
-  contrast?: ContrastFacts;
-  target?: TargetFacts;
-  element?: ElementFacts;
-  review?: ReviewFacts;
-}
 
 const MAX_TEXT = 160;
 const MAX_URL = 500;

@@ -18,6 +18,13 @@ export interface TabAuth {
   setup: SiteAuthSetup;
 }
 
+/**
+ * A site's authentication set-up as the workers read it: from the database by id, opened with the
+ * worker's SECRETS_KEY. It never travels through Temporal (no workflow or activity input or
+ * result carries it), and nothing here logs it.
+ */
+export type SiteAuthLoad = { kind: 'none' } | { kind: 'auth'; auth: TabAuth } | { kind: 'unavailable'; message: string };
+
 export type LoginOutcome = { ok: true } | { ok: false; reason: string };
 
 /** Context options for the set-up: basic credentials answered to the site's origin only. */

@@ -3,7 +3,7 @@ import type { Logger } from '../../logger.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
 import type { BrowserProvider } from './browser-provider.ts';
 import { openTab, type Tab } from './page-session.ts';
-import type { SiteAuthLoad } from '../../activities/site-auth-source.ts';
+import type { SiteAuthLoad } from './site-login.ts';
 
 export interface TabPoolOptions {
   browser: BrowserProvider;

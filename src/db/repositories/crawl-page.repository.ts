@@ -2,10 +2,11 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { PageError, ScanStatus } from '../../shared/contracts.ts';
 import type { CrawlPageState, DB } from '../schema.ts';
-import type { ScanSummary } from '../../enrichment/offline-enricher.ts';
+import type { ScanSummary } from '../../shared/summary.ts';
 import { addEnrichmentUsage } from './crawl.repository.ts';
 import { savePageScanOutcome } from './page.repository.ts';
-import { mapRow, scanFromRow, type DiscoveredVia, type ErrorInfo, type ScanRecord } from './records.ts';
+import { mapRow, scanFromRow, type ScanRecord } from './records.ts';
+import type { DiscoveredVia, ErrorInfo } from '../../shared/contracts.ts';
 import { endCrawlPageScan, saveSummary, updateFindingTexts } from './scan.repository.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;

@@ -1,7 +1,8 @@
 /** Crawl rows: one per crawl of a site, with the counters its pages move. */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../schema.ts';
-import { crawlFromRow, mapRow, type CrawlRecord, type ErrorInfo } from './records.ts';
+import { crawlFromRow, mapRow, type CrawlRecord } from './records.ts';
+import type { ErrorInfo } from '../../shared/contracts.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 

@@ -5,8 +5,33 @@
  * for it; the others read it once it is `done`.
  */
 import { sql } from 'kysely';
-import type { CachedGroupTexts, GroupTextCache } from '../../enrichment/enricher.ts';
 import type { Database } from '../database.ts';
+
+/** Group texts stored by group key and cache namespace (model and prompt version). */
+export interface CachedGroupTexts {
+  description: string;
+  fixSuggestion: string;
+}
+
+/** A cache entry's key: the group within its tenant's scope (see EnrichmentGroup.scope). */
+export interface GroupCacheKey {
+  scope: string;
+  groupKey: string;
+}
+
+/**
+ * The cache a model-backed enricher reads and fills, shared by every worker (PostgreSQL). `claim`
+ * makes one caller the writer of a missing entry, so two workers never pay for the same group at
+ * once: the others wait for its answer (`wait`), or take the claim over when it went stale.
+ */
+export interface GroupTextCache {
+  get(key: GroupCacheKey, namespace: string): Promise<CachedGroupTexts | undefined>;
+  /** True when this caller now owns the entry's claim (it was missing, failed, or its claim is older than `staleMs`). */
+  claim(key: GroupCacheKey, namespace: string, staleMs: number): Promise<boolean>;
+  put(key: GroupCacheKey, namespace: string, texts: CachedGroupTexts, usage: { inputTokens: number; outputTokens: number }): Promise<void>;
+  /** Gives the claim up after a failed call, so another caller may try. */
+  release(key: GroupCacheKey, namespace: string): Promise<void>;
+}
 
 export function createGroupTextCache(db: Database): GroupTextCache {
   return {

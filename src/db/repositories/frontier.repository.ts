@@ -1,7 +1,7 @@
 /** Discovery's frontier: the URLs of a crawl, queued and fetched, so discovery can resume. */
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../schema.ts';
-import type { DiscoveredVia } from './records.ts';
+import type { DiscoveredVia } from '../../shared/contracts.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 

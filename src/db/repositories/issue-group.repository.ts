@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import type { IssueType, Severity, WcagLevel } from '../../shared/contracts.ts';
 import type { Database } from '../database.ts';
-import type { IssueStatus } from './records.ts';
+import type { IssueStatus } from '../../shared/contracts.ts';
 import { isCrawlEnded } from './crawl.repository.ts';
 import { severityOfRank, severityRank } from './severity.ts';
 import { createVersionedCache } from './versioned-cache.ts';

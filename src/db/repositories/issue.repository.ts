@@ -4,9 +4,12 @@ import { decideCrawlStatus } from '../../shared/crawl-status.ts';
 import type { DB, Issue } from '../schema.ts';
 import { isCrawlEnded } from './crawl.repository.ts';
 import { LEGACY_GROUP_PREFIX, type IssueGroupFilters } from './issue-group.repository.ts';
-import { crawlFromRow, issueFromRow, mapRow, type CrawlRecord, type ErrorInfo, type IssueRecord, type NewFindingRecord } from './records.ts';
+import { crawlFromRow, issueFromRow, mapRow, type CrawlRecord, type IssueRecord } from './records.ts';
+import type { ErrorInfo } from '../../shared/contracts.ts';
+import type { NewFindingRecord } from '../../shared/findings.ts';
 import { findingToRow } from './scan.repository.ts';
 import { createVersionedCache } from './versioned-cache.ts';
+import type { CrawlPageForChecks } from '../../shared/page-titles.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -28,13 +31,6 @@ function appendHistory(alias: string, entry: ReturnType<typeof sql>) {
   const h = sql.ref(`${alias}.status_history`);
   const total = sql.ref(`${alias}.status_history_total`);
   return sql`status_history = a11y_cap_status_history(${h} || ${entry}, ${STATUS_HISTORY_CAP}), status_history_total = ${total} + 1`;
-}
-
-/** A scanned page of the crawl, for checks that need every page at once (shared titles). */
-export interface CrawlPageForChecks {
-  pageScanId: string;
-  url: string;
-  title: string | null;
 }
 
 export interface FinalizeOptions {

@@ -1,7 +1,8 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { PageError, ScanStatus } from '../../shared/contracts.ts';
 import type { DB } from '../schema.ts';
-import { pageFromRow, type IssueCounts, type PageRecord, type ScanRecord } from './records.ts';
+import { pageFromRow, type PageRecord, type ScanRecord } from './records.ts';
+import type { IssueCounts } from '../../shared/contracts.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 

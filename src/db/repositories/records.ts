@@ -3,30 +3,15 @@
  * Each table has exactly one `…FromRow` mapper here, and every repository function that returns
  * rows goes through it, so nothing outside `src/db` reads a snake_case column name.
  */
-import type { PassedRuleInfo, ScanSummary } from '../../enrichment/offline-enricher.ts';
-import type { FindingDraft } from '../../audit/findings/findings.ts';
-import type { PageError, ScanStage, ScanStatus } from '../../shared/contracts.ts';
+import type { CrawlStatus, DiscoveredVia, ErrorInfo, IssueCounts, IssueStatus, PageError, ScanStage, ScanStatus } from '../../shared/contracts.ts';
+import type { ElementFailure, FindingData, FindingRecord } from '../../shared/findings.ts';
+import type { PassedRuleInfo, ScanSummary } from '../../shared/summary.ts';
 import type { Crawl, Finding, Issue, Page, PageScan, Site, StatusChange } from '../schema.ts';
 
 export type { StatusChange };
 
-/** A stored `{code, message}` error (crawls, crawl pages). */
-export interface ErrorInfo {
-  code: string;
-  message: string;
-}
 
-export type CrawlStatus = 'queued' | 'running' | 'completed' | 'completed_partial' | 'cancelled' | 'failed';
-export type IssueStatus = 'open' | 'fixed' | 'dismissed' | 'cant_fix';
-export type DiscoveredVia = 'root' | 'link' | 'sitemap';
 
-/** Open issues (or findings) counted by severity. */
-export interface IssueCounts {
-  critical: number;
-  serious: number;
-  moderate: number;
-  minor: number;
-}
 
 /** `fromRow` applied to a row that may be missing. */
 export function mapRow<R, T>(fromRow: (row: R) => T, row: R | undefined): T | undefined {
@@ -91,48 +76,9 @@ export function scanFromRow(r: PageScan): ScanRecord {
 
 // ---- findings -----------------------------------------------------------------------------------
 
-/** What a finding's `data` holds besides rule-specific facts. */
-export interface FindingData extends Record<string, unknown> {
-  /** Other rules that found the same element failing the same criterion. */
-  alsoFlaggedBy?: string[];
-  /** The engine's own rule id where the service reports it under another one. */
-  engineRuleId?: string;
-  /** Requests the target policy blocked while the page loaded. */
-  blockedRequests?: number;
-  /** The viewport a check ran at when not the desktop one (`390x844` for `target-size-mobile`). */
-  viewport?: string;
-  /** `color-contrast`: the colours, ratio, required ratio and font the engine measured. */
-  contrast?: import('../../audit/findings/findings.ts').ContrastFacts;
-  /** `target-size(-mobile)`: the measured size and spacing, in CSS px. */
-  target?: import('../../audit/findings/findings.ts').TargetFacts;
-  /** Attributes and text of the element (src, href, id/name/type/placeholder, lang), parsed from its HTML. */
-  element?: import('../../audit/findings/findings.ts').ElementFacts;
-  /** Needs-review findings: why the engine could not decide. */
-  review?: import('../../audit/findings/findings.ts').ReviewFacts;
-}
 
-/** A finding as a scan stores it: the engine's draft with its first texts and its fingerprint. */
-export interface NewFindingRecord extends FindingDraft {
-  data: FindingData;
-  /** The issue group (rule + template element); null on findings stored before groups existed. */
-  groupKey: string | null;
-  description: string;
-  fixSuggestion: string;
-  fingerprint: string;
-}
 
-export interface FindingRecord extends NewFindingRecord {
-  id: string;
-  pageScanId: string;
-  enrichedBy: string | null;
-  createdAt: Date;
-}
 
-/** What a finding and the issue it becomes both say about the failing element. */
-export type ElementFailure = Pick<
-  FindingRecord,
-  'fingerprint' | 'groupKey' | 'ruleId' | 'type' | 'severity' | 'wcagCriterion' | 'wcagLevel' | 'elementSelector' | 'elementHtml' | 'description' | 'fixSuggestion' | 'helpUrl' | 'data'
->;
 
 type ElementFailureColumns =
   | 'fingerprint' | 'group_key' | 'rule_id' | 'type' | 'severity' | 'wcag_criterion' | 'wcag_level' | 'element_selector' | 'element_html' | 'description' | 'fix_suggestion' | 'help_url' | 'data';

@@ -7,10 +7,56 @@
  * succeeded contribute findings, as in the crawl's finalization.
  */
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import type { IssueType, Severity, WcagLevel } from '../../shared/contracts.ts';
-import type { DiffByRule, DiffRow, IssueRow } from '../../reports/report-model.ts';
+import type { IssueStatus, IssueType, Severity, WcagLevel } from '../../shared/contracts.ts';
 import type { DB } from '../schema.ts';
 import { severityOfRank, severityRank } from './severity.ts';
+
+/** Every field of an issue, one row per issue: the workbook's Issues sheet. */
+export interface IssueRow {
+  /** The site's issue id (crawl) or the finding id (scan). */
+  id: string;
+  pageUrl: string;
+  pageTitle: string | null;
+  ruleId: string;
+  wcagCriterion: string;
+  wcagLevel: WcagLevel;
+  severity: Severity;
+  type: IssueType;
+  status: IssueStatus;
+  selector: string;
+  html: string;
+  description: string;
+  fixSuggestion: string;
+  helpUrl: string | null;
+  alsoFlaggedBy: string[];
+  firstSeenAt: Date | null;
+  lastSeenAt: Date | null;
+}
+
+/** A new or fixed issue of the diff against the previous crawl. */
+export interface DiffRow {
+  id: string;
+  pageUrl: string;
+  ruleId: string;
+  wcagCriterion: string;
+  wcagLevel: WcagLevel;
+  severity: Severity;
+  type: IssueType;
+  selector: string;
+  /** When the crawl recorded the change. */
+  at: Date | null;
+  /** `new`, `reopened` or `fixed`. */
+  change: 'new' | 'reopened' | 'fixed';
+}
+
+/** Counts of new or fixed issues per rule, for the PDF. */
+export interface DiffByRule {
+  ruleId: string;
+  title: string;
+  wcagCriterion: string;
+  severity: Severity;
+  count: number;
+}
 
 export type ReportScope = { kind: 'scan'; scanId: string } | { kind: 'crawl'; crawlId: string; siteId: string };
 

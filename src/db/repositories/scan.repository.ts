@@ -1,9 +1,10 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { PassedRuleInfo, ScanSummary } from '../../enrichment/offline-enricher.ts';
+import type { PassedRuleInfo, ScanSummary } from '../../shared/summary.ts';
 import type { PageError, ScanStage, ScanStatus } from '../../shared/contracts.ts';
 import { ENDED_SCAN_STATUSES, stageProgress } from '../../shared/contracts.ts';
 import type { DB, NewFinding } from '../schema.ts';
-import { findingFromRow, mapRow, scanFromRow, type FindingRecord, type NewFindingRecord, type ScanRecord } from './records.ts';
+import { findingFromRow, mapRow, scanFromRow, type ScanRecord } from './records.ts';
+import type { FindingRecord, NewFindingRecord } from '../../shared/findings.ts';
 import { severityRank } from './severity.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;

@@ -1,5 +1,6 @@
 import { AXE_WCAG_TAGS } from '../../../shared/wcag.ts';
-import { findingsFromAxe, passedRules, type AxeRuleResult, type FindingDraft } from '../../findings/findings.ts';
+import { findingsFromAxe, passedRules, type AxeRuleResult } from '../../findings/findings.ts';
+import type { FindingDraft } from '../../../shared/findings.ts';
 import { withoutBrokenImages } from '../pixel-contrast/background-images.ts';
 import { runAxe } from '../../session/in-page.ts';
 import type { EngineResult, PageSession, ScanEngine } from '../engine.ts';

@@ -2,26 +2,13 @@ import { errorMessageProblems, looksLikeError, type ErrorMessageProblem } from '
 import type { ControlFacts, ElementRef, FormPageFacts } from './facts.ts';
 import { labelInName, labelWords, nonDescriptiveLabel, normaliseLabel, requiredMarker } from './text.ts';
 import type { IssueType, Severity } from '../../../shared/contracts.ts';
+import { FORM_RULES } from '../../../shared/rules/forms.ts';
 
 /**
  * The forms checks' decisions: pure functions from the facts read in the page to findings (rule,
  * criterion, outcome, element, what is wrong), and the rules' texts.
  */
 
-export const FORM_RULES = {
-  labelNotAssociated: 'form-label-not-associated',
-  labelInName: 'label-in-name',
-  requiredVisualOnly: 'form-required-visual-only',
-  errorMessage: 'form-error-message',
-  invalidNoMessage: 'form-invalid-no-message',
-  groupUnnamed: 'form-group-unnamed',
-  fieldsetUnnamed: 'form-fieldset-unnamed',
-  labelNotUnique: 'form-label-not-unique',
-  labelNotDescriptive: 'form-label-not-descriptive',
-  placeholderOnly: 'form-placeholder-only',
-  hintNotAssociated: 'form-hint-not-associated',
-  labelFar: 'form-label-far-from-field',
-} as const;
 
 /** A field further than this (CSS px, desktop viewport) to the right of its label's text is hard to pair with it. */
 export const FAR_LABEL_GAP = 250;

@@ -1,7 +1,8 @@
-import type { FindingDraft } from '../../findings/findings.ts';
+import type { FindingDraft } from '../../../shared/findings.ts';
 import { collectFormFacts, type CollectOptions } from './collect.ts';
 import { ERROR_TEXT_SOURCE } from './errors.ts';
-import { FORM_RULES, formFindings, TEXTS } from './findings.ts';
+import { formFindings, TEXTS } from './findings.ts';
+import { FORM_RULES } from '../../../shared/rules/forms.ts';
 import { ensureInPage } from '../../session/in-page.ts';
 import { ownFinding, understandingUrl, type EngineResult, type PageSession, type ScanEngine } from '../engine.ts';
 
@@ -30,57 +31,6 @@ export const LIMITS: Omit<CollectOptions, 'errorText'> = {
 
 /** Who each rule's barrier affects and how to fix it (merged into the AI fix guides). */
 export { FORM_RULES, formFindings };
-
-export const GUIDES: Record<string, { who: string; fix: string }> = {
-  [FORM_RULES.labelNotAssociated]: {
-    who: 'Screen reader users hear the field without its visible label (or with another name), voice control users cannot say the label they see to reach it, and clicking the label does not focus the field.',
-    fix: 'Tie the visible label to the field: <label for="field-id"> with a matching id on the field, or wrap the field inside its <label>.',
-  },
-  [FORM_RULES.labelInName]: {
-    who: 'Voice control users say the text they see ("click Search"); when the accessible name does not contain that text, the command does nothing. Screen reader users hear something other than what is on screen.',
-    fix: 'Make the accessible name start with (or at least contain) the visible label text, word for word; or remove aria-label/aria-labelledby so the visible text becomes the name.',
-  },
-  [FORM_RULES.requiredVisualOnly]: {
-    who: 'Screen reader users are not told the field is required: an asterisk is read as "star" or skipped, and colour is not announced.',
-    fix: 'Add the required attribute (or aria-required="true") to the field, and keep the visible marker; explain the asterisk at the top of the form.',
-  },
-  [FORM_RULES.errorMessage]: {
-    who: 'People who cannot see the page layout or colours do not learn which field is wrong or what to enter instead; screen readers do not read an error that is not tied to its field when the field is focused.',
-    fix: 'Write a message that names the field and says how to fix it ("Enter your age as a number, e.g. 32"), and tie it to its field with aria-describedby (or aria-errormessage with aria-invalid="true").',
-  },
-  [FORM_RULES.invalidNoMessage]: {
-    who: 'Screen reader users hear "invalid entry" but no explanation of what is wrong or how to correct it.',
-    fix: 'Show a text message next to the field saying what is wrong and how to fix it, and reference it from the field with aria-describedby or aria-errormessage.',
-  },
-  [FORM_RULES.groupUnnamed]: {
-    who: 'Screen reader users hear each option ("Yes", "No") without the question it answers.',
-    fix: 'Wrap the radio buttons or checkboxes in a <fieldset> whose <legend> asks the question, or use role="radiogroup"/"group" with aria-labelledby pointing at the question.',
-  },
-  [FORM_RULES.fieldsetUnnamed]: {
-    who: 'Screen reader users entering the group hear no group name, so the fields inside lose their context.',
-    fix: 'Give the <fieldset> a first-child <legend> with visible text describing the group, or use a plain <div> if it is not a group of related fields.',
-  },
-  [FORM_RULES.labelNotUnique]: {
-    who: 'Screen reader and voice control users navigating by field names meet several fields with the same name and cannot tell which is which.',
-    fix: 'Make each label say what is specific to its field ("Billing address", "Delivery address"), or group each set in a <fieldset> with a <legend>.',
-  },
-  [FORM_RULES.labelNotDescriptive]: {
-    who: 'A label such as "Field" or "*" does not tell anyone, and especially screen reader users who hear it out of context, what to enter.',
-    fix: 'Write a label that names the information asked for, e.g. "Email address".',
-  },
-  [FORM_RULES.placeholderOnly]: {
-    who: 'Placeholder text disappears as soon as people type, so those with memory or attention difficulties lose the label; it is often too faint to read, and some assistive technologies do not announce it.',
-    fix: 'Add a visible <label> for the field and keep the placeholder for an example value only.',
-  },
-  [FORM_RULES.labelFar]: {
-    who: 'People using screen magnification see only a small part of the page: a label far from its field is out of view when the field is in view, and anyone can pair the label with the wrong field.',
-    fix: 'Put the label directly above the field, or right next to it (left-aligned labels close to their fields, not pushed to the far side of the row).',
-  },
-  [FORM_RULES.hintNotAssociated]: {
-    who: 'Screen reader users tabbing into the field hear its label but not the hint beside it (format, example), so they may enter a value that is refused.',
-    fix: 'Give the hint an id and reference it from the field with aria-describedby="hint-id".',
-  },
-};
 
 /** axe's label-in-name rule, whose needs-review results this engine replaces where it measured a pass. */
 const AXE_LABEL_IN_NAME = 'label-content-name-mismatch';

@@ -31,18 +31,6 @@ export const ACT_RULES: Readonly<Record<string, readonly string[]>> = {
   'link-identical-name-different-purpose': ['fd3a94'],
 };
 
-/** Who is affected and how to fix it, per rule (merged into the fix guides). */
-export const GUIDES: Record<string, { who: string; fix: string }> = {
-  'link-text-generic': {
-    who: 'Screen reader users often list all links of a page, and keyboard users tab from link to link; "click here" or "read more" then says nothing about where each goes.',
-    fix: 'Rewrite the link text so that it names its destination ("Read the 2025 annual report"), or put the link in a sentence, list item or table cell that names it; visually hidden words inside the link also work.',
-  },
-  'link-identical-name-different-purpose': {
-    who: 'Screen reader and voice control users meet these links by their name; when links with the same name and the same surrounding text go to different places, they cannot tell which one they want, and a voice command matches them all.',
-    fix: 'Give each link a name that says where it goes ("Contact us by chat", "Contact us by phone"), or make them go to the same page. Links that lead to the same content under different addresses can keep the same name.',
-  },
-};
-
 /** Link names that say nothing about where a link goes (English), as one list. */
 export const GENERIC_LINK_NAMES: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
   Object.entries(LINK_NAME_LISTS).map(([lang, l]) => [lang, [...l.generic, ...l.sequence]]),

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright';
-import { findingsFromAxe, selectorFromTarget, type AxeRuleResult, type FindingDraft } from '../../findings/findings.ts';
+import { findingsFromAxe, selectorFromTarget, type AxeRuleResult } from '../../findings/findings.ts';
+import type { FindingDraft } from '../../../shared/findings.ts';
 
 /**
  * axe gives up on a text's contrast (`bgImage`) as soon as an element behind it has a background
@@ -334,7 +335,7 @@ function restoreImages(): void {
     else el.setAttribute('style', style);
     (el as HTMLElement).style.setProperty('transition', 'none', 'important');
   }
-  for (const el of state.saved.keys()) getComputedStyle(el).backgroundImage;
+  for (const el of state.saved.keys()) void getComputedStyle(el).backgroundImage; // reading it makes the browser apply the style now
   for (const [el, style] of state.saved) {
     if (style === null) el.removeAttribute('style');
     else el.setAttribute('style', style);

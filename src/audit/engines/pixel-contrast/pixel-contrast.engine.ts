@@ -1,5 +1,5 @@
 import type { CDPSession, Page } from 'playwright';
-import type { FindingDraft } from '../../findings/findings.ts';
+import type { FindingDraft } from '../../../shared/findings.ts';
 import { floor2, fontSizeLabel, minimumRatio, parseCssColour, toHex } from './luminance.ts';
 import { decide, measureText, type Foreground, type Measurement, type TextLine, type Verdict } from './measure.ts';
 import { decideWithoutIdleImages } from './background-images.ts';
@@ -344,12 +344,6 @@ function findingFor(cand: Candidate, probe: Extract<Probe, { rects: unknown }>, 
   });
 }
 
-export const GUIDES: Record<string, { who: string; fix: string }> = {
-  [RULE]: {
-    who: 'Text with too little contrast against its background is hard or impossible to read for people with low vision or colour deficiencies, for many older people, and for everyone on a phone in bright light. Over an image or gradient, the least favourable part of the background decides.',
-    fix: 'Change the text colour, or put a solid or semi-opaque backing behind the text (or darken/lighten the image under it) until every part of the text reaches 4.5:1 (3:1 for text of 24px, or 18.66px bold, and larger).',
-  },
-};
 
 // ---- in the page ---------------------------------------------------------------------------------
 // These run inside the page (serialised by Playwright): no closures over module scope.
@@ -494,7 +488,7 @@ function restoreTexts(): void {
     else el.setAttribute('style', style);
     (el as HTMLElement).style.setProperty('transition', 'none', 'important');
   }
-  for (const el of state.saved.keys()) getComputedStyle(el).color;
+  for (const el of state.saved.keys()) void getComputedStyle(el).color; // reading it makes the browser apply the style now
   for (const [el, style] of state.saved) {
     if (style === null) el.removeAttribute('style');
     else el.setAttribute('style', style);

@@ -1,10 +1,11 @@
 import type { CDPSession, Page } from 'playwright';
 import { DESKTOP_VIEWPORT } from '../../../shared/audit-setup.ts';
-import type { FindingDraft } from '../../findings/findings.ts';
+import type { FindingDraft } from '../../../shared/findings.ts';
 import { ensureInPage } from '../../session/in-page.ts';
 import { oneLineBox, reflowOutcome, textClipState, usedLineHeight } from './geometry.ts';
 import { ownFinding, understandingUrl, type EngineResult, type PageSession, type ScanEngine } from '../engine.ts';
 import { nextLayout } from '../target-size-mobile/target-size-mobile.engine.ts';
+import { REFLOW_RULES } from '../../../shared/rules/reflow.ts';
 
 /**
  * Zoom and reflow, by resizing the viewport (no styles are injected):
@@ -33,25 +34,10 @@ import { nextLayout } from '../target-size-mobile/target-size-mobile.engine.ts';
  * viewport, the default font sizes and the scroll position are put back.
  */
 
-export const REFLOW_RULES = {
-  clipped: 'text-clipped-zoom',
-  horizontal: 'reflow-horizontal-scroll',
-} as const;
 
 /** ACT rules each rule of this engine implements (for the accuracy harness). */
 export const ACT_RULES: Record<string, string[]> = {
   [REFLOW_RULES.clipped]: ['59br37'],
-};
-
-export const GUIDES: Record<string, { who: string; fix: string }> = {
-  [REFLOW_RULES.clipped]: {
-    who: 'People with low vision who zoom the page to 200% lose the text this box cuts off: it is neither shown nor reachable by scrolling.',
-    fix: 'Let the box grow with its text: use min-height instead of a fixed height, avoid overflow: hidden on text containers (or use overflow: auto), and size boxes in em or rem rather than px. Cut single lines on purpose only with white-space: nowrap and text-overflow: ellipsis, with the full text available.',
-  },
-  [REFLOW_RULES.horizontal]: {
-    who: 'People who zoom to 400% (or use a phone) must scroll sideways on every line to read, and lose their place; people with low vision and motor impairments are hit hardest.',
-    fix: 'Let content wrap at 320 CSS px: use fluid widths (max-width: 100%, flexible grids, flex-wrap), no fixed widths in px on containers, overflow-wrap: anywhere for long words and URLs; tables, code and maps may scroll inside their own box (overflow-x: auto).',
-  },
 };
 
 const ZOOM = 2;

@@ -1,4 +1,4 @@
-import type { FindingDraft } from '../../findings/findings.ts';
+import type { FindingDraft } from '../../../shared/findings.ts';
 import { ensureInPage } from '../../session/in-page.ts';
 import { genericTitle, normaliseTitle, unrelatedTitle } from './title.ts';
 import { ownFinding, understandingUrl, type EngineResult, type PageSession, type ScanEngine } from '../engine.ts';
@@ -7,18 +7,6 @@ import { ownFinding, understandingUrl, type EngineResult, type PageSession, type
 export const ACT_RULES: Record<string, string[]> = {
   'title-generic': ['c4a8a4'],
   'title-unrelated': ['c4a8a4'],
-};
-
-/** Who is affected by each rule of this engine, and how to fix it. */
-export const GUIDES: Record<string, { who: string; fix: string }> = {
-  'title-generic': {
-    who: 'The title is the first thing a screen reader announces and what every tab, bookmark and history entry shows: a placeholder such as "Untitled document" or a file name leaves screen reader users, people with memory or attention difficulties and anyone with many tabs open unable to tell the page apart.',
-    fix: 'Give every page a title that says what it is about, most specific part first, then the site name (for example "Opening hours – Springfield Library").',
-  },
-  'title-unrelated': {
-    who: 'A title that does not match the page misleads people who rely on it to know where they are: screen reader users hear it first, and tabs, bookmarks and search results show it.',
-    fix: 'Make the title describe this page\'s content or purpose, usually the same words as its main heading, followed by the site name.',
-  },
 };
 
 const HELP_URL = understandingUrl('page-titled');

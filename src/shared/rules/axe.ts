@@ -1,14 +1,7 @@
-import { ENGINE_GUIDES } from '../../audit/engines/index.ts';
+import type { FixGuide } from './guide.ts';
 
-/** Why a rule matters to people and how to fix it, for the rules seen most on real sites. */
-export interface FixGuide {
-  who: string;
-  fix: string;
-}
-
-export const FIX_GUIDES: Readonly<Record<string, FixGuide>> = {
-  // The service's own rules, each next to its check.
-  ...ENGINE_GUIDES,
+/** Why an axe-core rule matters to people and how to fix it, for the rules seen most on real sites. */
+export const AXE_GUIDES: Readonly<Record<string, FixGuide>> = {
   'image-alt': {
     who: 'Screen reader users hear nothing, or only the file name, for an image without a text alternative; so does anyone whose images are turned off or fail to load.',
     fix: 'Add an alt attribute that says what the image conveys (alt="Sales grew 20% in 2025"); use alt="" for purely decorative images.',
@@ -125,9 +118,4 @@ export const FIX_GUIDES: Readonly<Record<string, FixGuide>> = {
     who: 'Table headers that describe no cells confuse screen reader table navigation.',
     fix: 'Make sure every header cell describes data cells, or mark it up as a data cell.',
   },
-};
-
-export const DEFAULT_GUIDE: FixGuide = {
-  who: 'This barrier keeps some people from perceiving, operating or understanding the content.',
-  fix: 'Follow the engine\'s advice below for this element and retest the page.',
 };

@@ -1,0 +1,17 @@
+import type { FixGuide } from './guide.ts';
+
+export const REFLOW_RULES = {
+  clipped: 'text-clipped-zoom',
+  horizontal: 'reflow-horizontal-scroll',
+} as const;
+
+export const REFLOW_GUIDES: Readonly<Record<string, FixGuide>> = {
+  [REFLOW_RULES.clipped]: {
+    who: 'People with low vision who zoom the page to 200% lose the text this box cuts off: it is neither shown nor reachable by scrolling.',
+    fix: 'Let the box grow with its text: use min-height instead of a fixed height, avoid overflow: hidden on text containers (or use overflow: auto), and size boxes in em or rem rather than px. Cut single lines on purpose only with white-space: nowrap and text-overflow: ellipsis, with the full text available.',
+  },
+  [REFLOW_RULES.horizontal]: {
+    who: 'People who zoom to 400% (or use a phone) must scroll sideways on every line to read, and lose their place; people with low vision and motor impairments are hit hardest.',
+    fix: 'Let content wrap at 320 CSS px: use fluid widths (max-width: 100%, flexible grids, flex-wrap), no fixed widths in px on containers, overflow-wrap: anywhere for long words and URLs; tables, code and maps may scroll inside their own box (overflow-x: auto).',
+  },
+};

@@ -1,0 +1,49 @@
+import type { FixGuide } from './guide.ts';
+
+/** Who is affected by each rule of this engine, and how to fix it. */
+export const STRUCTURE_GUIDES: Readonly<Record<string, FixGuide>> = {
+  'table-no-headers': {
+    who: 'Screen reader users hear a data table without header cells as a stream of values: nothing tells them which column or row a number belongs to.',
+    fix: 'Mark the header row or column with <th> cells (scope="col" or scope="row" where both exist); keep <td> for data.',
+  },
+  'layout-table-semantics': {
+    who: 'A table used for page layout that carries <th>, <caption>, summary or scope is announced as a data table: screen reader users hear rows, columns and headers that mean nothing.',
+    fix: 'Lay the page out with CSS instead; if the table must stay, remove the data-table markup and add role="presentation".',
+  },
+  'layout-table': {
+    who: 'Content laid out in a table is read cell by cell, row by row: when that order differs from the visual one, screen reader and keyboard users meet it out of sequence.',
+    fix: 'Lay the page out with CSS; if the table must stay, check that it reads in a meaningful order row by row and add role="presentation".',
+  },
+  'table-nested': {
+    who: 'A table inside a cell of another data table loses its relation to the outer headers: screen reader users cannot tell which outer row or column its values belong to.',
+    fix: 'Flatten the data into one table (with more rows or columns), or move the inner table out next to the outer one with its own caption.',
+  },
+  'table-empty-header': {
+    who: 'An empty header cell gives screen reader users a blank header for its row or column.',
+    fix: 'Put text in the header cell (visually hidden text is fine), or make a truly empty corner cell a <td>.',
+  },
+  'visual-heading-not-marked': {
+    who: 'Text that only looks like a heading is not in the page outline: screen reader users who jump from heading to heading skip it and miss the section.',
+    fix: 'Mark it up as a heading of the right level (<h2>, <h3>…) and style the heading with CSS.',
+  },
+  'list-not-marked': {
+    who: 'Lines typed with bullets or numbers are read as plain text: screen reader users are not told there is a list or how many items it has.',
+    fix: 'Use <ul> (or <ol> for numbered items) with one <li> per item, and draw bullets with CSS.',
+  },
+  'image-alt-filename': {
+    who: 'Screen reader users hear a file name such as "IMG_1234.jpg" instead of what the image shows.',
+    fix: 'Replace the alt text with a short description of what the image conveys, or alt="" if it is decorative.',
+  },
+  'image-hidden-has-alt': {
+    who: 'An image hidden from assistive technology (role="presentation", aria-hidden or alt="") that carries text: if the image conveys something, screen reader users miss it.',
+    fix: 'If the image is informative, remove role="presentation"/aria-hidden and keep a good alt; if it is decorative, use alt="" and drop the leftover alt or title text.',
+  },
+  'image-of-text': {
+    who: 'Text drawn into an image cannot be resized, recoloured or respaced by people with low vision or dyslexia, and blurs when zoomed.',
+    fix: 'Use real text styled with CSS (or inline SVG text) instead of an image of text, unless it is a logo or the exact look is essential.',
+  },
+  'sensory-reference': {
+    who: 'Instructions that name things only by where they are or how they look ("the button on the right", "the green icon") cannot be followed by people who cannot see the layout, or when it reflows on a phone.',
+    fix: 'Name the thing by its visible label or heading as well ("the Search button on the right", "the Help menu").',
+  },
+};
