@@ -32,19 +32,11 @@ import {
   TYPE_LABEL,
   urlPath,
 } from './pdf/format.ts';
-import {
-  COLORS,
-  escapeXmpInfo,
-  Layout,
-  type ListItem,
-  type Part,
-  registerFonts,
-  type RowInput,
-  SEVERITY_COLOR,
-  type StructElem,
-  STYLES,
-  withStyle,
-} from './pdf/layout.ts';
+import type { StructElem, Part } from './pdf/canvas.ts';
+import { escapeXmpInfo, registerFonts } from './pdf/document.ts';
+import { Layout, type ListItem } from './pdf/layout.ts';
+import { COLORS, SEVERITY_COLOR, STYLES, withStyle } from './pdf/styles.ts';
+import type { RowInput } from './pdf/table.ts';
 import type { CriterionResult, DiffByRule, IssueGroup, Report, ReportPage, WcagPrinciple } from './report-model.ts';
 
 export interface RenderPdfOptions {
