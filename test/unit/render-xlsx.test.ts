@@ -373,6 +373,38 @@ describe('renderXlsx', () => {
     expect((wb.getWorksheet('Summary')!.views[0] as ExcelJS.WorksheetViewFrozen).ySplit).toBe(1);
   });
 
+  it('gives every count of the workbook from the same issues as the Issues sheet (the issue list)', async () => {
+    for (const [report, wb] of [
+      [scan, scanWb],
+      [crawl, crawlWb],
+    ] as const) {
+      const rows = await collect(report.issueRows());
+      const count = (f: (r: IssueRow) => boolean) => rows.filter(f).length;
+      const item = (label: string) => findRow(wb.getWorksheet('Summary')!, label)?.getCell(2).value;
+      const sum = (ws: string, header: string) => {
+        const sheet = wb.getWorksheet(ws)!;
+        const col = headerOf(sheet).indexOf(header) + 1;
+        let n = 0;
+        sheet.eachRow((row, i) => {
+          if (i > 1 && typeof row.getCell(col).value === 'number') n += row.getCell(col).value as number;
+        });
+        return n;
+      };
+      expect(wb.getWorksheet('Issues')!.actualRowCount - 1).toBe(rows.length);
+      expect(item('Issues (distinct: one rule on one element of one page)')).toBe(rows.length);
+      for (const sev of ['critical', 'serious', 'moderate', 'minor'] as const) {
+        expect(item(`${sev[0]!.toUpperCase()}${sev.slice(1)} issues`), sev).toBe(count((r) => r.severity === sev));
+      }
+      expect(item('Confirmed issues')).toBe(count((r) => r.type === 'confirmed'));
+      expect(item('Issues that need review')).toBe(count((r) => r.type === 'needs_review'));
+      expect(['Perceivable', 'Operable', 'Understandable', 'Robust'].reduce((n, p) => n + (item(p) as number), 0)).toBe(rows.length);
+      expect(item('Pages affected')).toBe(new Set(rows.map((r) => r.pageUrl)).size);
+      expect(sum('Pages', 'Total')).toBe(rows.length);
+      expect(sum('Criteria', 'Issues')).toBe(rows.length);
+      if (report.kind === 'crawl') expect((item('Persisting issues') as number) + (item('New issues since the previous crawl') as number)).toBe(rows.length);
+    }
+  });
+
   it('says when the Pages sheet lists only part of the pages', async () => {
     const base = sampleReport({ kind: 'crawl', pages: 6, issuesPerPage: 1 });
     const wb = await load(await render({ ...base, pagesTotal: 5000 }));

@@ -4,7 +4,8 @@
  * colour operators where they are called, and they are not allowed inside a path).
  */
 import { num } from './format.ts';
-import { COLORS, type Layout, type TextStyle, STYLES, withStyle } from './layout.ts';
+import type { Layout } from './layout.ts';
+import { COLORS, type TextStyle, STYLES, withStyle } from './styles.ts';
 
 export interface Bar {
   label: string;
