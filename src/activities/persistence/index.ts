@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.ts';
 import { finishScan, findScan, listFindings, markScanRunning, setScanStage } from '../../db/repositories/scan.repository.ts';
 import { findCrawl, markCrawlRunning, openCrawl, purgeOldCrawlResults, setDiscoveryDone, type OpenCrawlResult } from '../../db/repositories/crawl.repository.ts';
 import { claimPages, markCrawlPageEnrichFailed, markCrawlPageScanFailed } from '../../db/repositories/crawl-page.repository.ts';
-import { finalizeCrawl } from '../../db/repositories/issue.repository.ts';
+import { finalizeCrawl } from '../../db/repositories/finalization.repository.ts';
 import { FAILURE_TYPES, type PageError, type ScanStage, type ScanStatus } from '../../shared/contracts.ts';
 import type { Logger } from '../../logger.ts';
 import { engineSummary } from '../ai-enrichment/index.ts';

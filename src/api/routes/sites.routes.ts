@@ -2,7 +2,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { activeCrawlId, findSiteCrawl, isCrawlEnded, latestCrawl, listCrawls } from '../../db/repositories/crawl.repository.ts';
-import { finalizeCrawl } from '../../db/repositories/issue.repository.ts';
+import { finalizeCrawl } from '../../db/repositories/finalization.repository.ts';
 import { countOpenIssues, listSites, upsertSite } from '../../db/repositories/site.repository.ts';
 import { siteHostname } from '../../shared/urls.ts';
 import { DEFAULT_DISCOVERY_OPTIONS, type CrawlWorkflowInput } from '../../shared/contracts.ts';

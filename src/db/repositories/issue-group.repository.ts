@@ -9,7 +9,7 @@ import type { Database } from '../database.ts';
 import type { IssueStatus } from '../../shared/contracts.ts';
 import { isCrawlEnded } from './crawl.repository.ts';
 import { severityOfRank, severityRank } from './severity.ts';
-import { createVersionedCache } from './versioned-cache.ts';
+import { cacheOf } from './versioned-cache.ts';
 
 export interface IssueGroupFilters {
   severity?: Severity;
@@ -68,7 +68,7 @@ interface GroupRow {
  * `issues_version`: an ended crawl's findings no longer change, and issue statuses (the status
  * filter) only change with that version, so a group list is computed once, not per request.
  */
-const endedCrawlGroups = createVersionedCache<GroupRow[]>(200);
+const endedCrawlGroups = (db: Database) => cacheOf<GroupRow[]>(db, 'endedCrawlGroups', 200);
 
 /** All groups of the crawl matching the filters, sorted by severity, then pages affected, then elements. */
 async function allGroups(db: Database, siteId: string, crawlId: string, f: IssueGroupFilters): Promise<GroupRow[]> {
@@ -115,10 +115,10 @@ export async function listIssueGroups(
     .executeTakeFirst();
   const ended = state !== undefined && isCrawlEnded(state.status);
   const key = `${siteId}:${crawlId}:${JSON.stringify([f.severity, f.wcagLevel, f.type, f.ruleId, f.pageId, f.status])}`;
-  let groups = ended ? endedCrawlGroups.get(key, state.issues_version) : undefined;
+  let groups = ended ? endedCrawlGroups(db).get(key, state.issues_version) : undefined;
   if (groups === undefined) {
     groups = await allGroups(db, siteId, crawlId, f);
-    if (ended) endedCrawlGroups.set(key, state.issues_version, groups);
+    if (ended) endedCrawlGroups(db).set(key, state.issues_version, groups);
   }
   const res = { rows: groups.slice(page.offset, page.offset + page.limit) };
   const total = groups.length;

@@ -1,183 +1,12 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { SEVERITIES } from '../../shared/contracts.ts';
-import { decideCrawlStatus } from '../../shared/crawl-status.ts';
 import type { DB, Issue } from '../schema.ts';
-import { isCrawlEnded } from './crawl.repository.ts';
 import { LEGACY_GROUP_PREFIX, type IssueGroupFilters } from './issue-group.repository.ts';
-import { crawlFromRow, issueFromRow, mapRow, type CrawlRecord, type IssueRecord } from './records.ts';
-import type { ErrorInfo } from '../../shared/contracts.ts';
-import type { NewFindingRecord } from '../../shared/findings.ts';
-import { findingToRow } from './scan.repository.ts';
-import { createVersionedCache } from './versioned-cache.ts';
-import type { CrawlPageForChecks } from '../../shared/page-titles.ts';
+import { issueFromRow, mapRow, type IssueRecord } from './records.ts';
+import { cacheOf } from './versioned-cache.ts';
+import { appendHistory } from './status-history.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
-
-/** now() as the contract's ISO 8601 UTC text, for status history entries written in SQL. */
-const NOW_ISO = sql`to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-function historyEntry(from: string | null, to: string, crawlId: string) {
-  return sql`jsonb_build_array(jsonb_build_object('from', ${from}::text, 'to', ${to}::text, 'changedBy', 'crawl', 'crawlId', ${crawlId}::text, 'note', null, 'at', ${NOW_ISO}))`;
-}
-
-/**
- * Changes an issue's `status_history` keeps: the last 50 (the oldest user changes go first, see
- * the migration's a11y_cap_status_history); `status_history_total` counts every change ever made.
- */
-export const STATUS_HISTORY_CAP = 50;
-
-/** `status_history` and its total with `entry` (a one-element jsonb array) appended, in an UPDATE's SET. */
-function appendHistory(alias: string, entry: ReturnType<typeof sql>) {
-  const h = sql.ref(`${alias}.status_history`);
-  const total = sql.ref(`${alias}.status_history_total`);
-  return sql`status_history = a11y_cap_status_history(${h} || ${entry}, ${STATUS_HISTORY_CAP}), status_history_total = ${total} + 1`;
-}
-
-export interface FinalizeOptions {
-  cancelled: boolean;
-  /** Findings that only the whole crawl shows, stored on their pages' scans before the diff. */
-  crawlLevelFindings?: (pages: readonly CrawlPageForChecks[]) => Array<{ pageScanId: string; finding: NewFindingRecord }>;
-}
-
-export interface FinalizeResult {
-  crawl: CrawlRecord;
-  alreadyEnded: boolean;
-}
-
-/**
- * Ends a crawl once, in one transaction: the crawl score (page scores were stored as each page
- * was scanned), and the diff against the
- * site's issues (new, reopened-as-new, fixed on pages scanned successfully this time; dismissed
- * and cant_fix untouched), every status change appended to the issue's history.
- */
-export async function finalizeCrawl(db: Kysely<DB>, crawlId: string, opts: FinalizeOptions): Promise<FinalizeResult> {
-  const result = await diffAndEndCrawl(db, crawlId, opts);
-  const changed = (result.crawl.newIssues ?? 0) + (result.crawl.fixedIssues ?? 0);
-  // The issue lists read along indexes only when the planner knows how many rows a site has, and
-  // skip the table only where the visibility map is current: after a diff this large, deep pages
-  // would otherwise sort the whole site, or visit the table for every row they skip, until
-  // autovacuum comes round. VACUUM runs outside the transaction and blocks no reader or writer.
-  if (!result.alreadyEnded && changed >= LARGE_DIFF) await sql`vacuum (analyze) issues`.execute(db);
-  return result;
-}
-
-/** Issues written by one finalization past which the table's statistics are refreshed at once. */
-const LARGE_DIFF = 1000;
-
-async function diffAndEndCrawl(db: Kysely<DB>, crawlId: string, opts: FinalizeOptions): Promise<FinalizeResult> {
-  return db.transaction().execute(async (trx) => {
-    const crawl = await trx.selectFrom('crawls').selectAll().where('id', '=', crawlId).forUpdate().executeTakeFirstOrThrow();
-    if (isCrawlEnded(crawl.status)) return { crawl: crawlFromRow(crawl), alreadyEnded: true };
-    const siteId = crawl.site_id;
-
-    if (opts.crawlLevelFindings && !opts.cancelled) {
-      const pages = await trx
-        .selectFrom('page_scans')
-        .select(['id', 'url', 'page_title'])
-        .where('kind', '=', 'crawl')
-        .where('crawl_id', '=', crawlId)
-        .where('status', 'in', ['completed', 'completed_partial'])
-        .orderBy('created_at')
-        .execute();
-      const extra = opts.crawlLevelFindings(pages.map((p) => ({ pageScanId: p.id, url: p.url, title: p.page_title })));
-      for (let i = 0; i < extra.length; i += 500) {
-        // One finding per element and criterion: where the page's own scan already flagged its
-        // title under 2.4.2 (a generic or unrelated title), that finding stays and names the
-        // crawl-level rule in `alsoFlaggedBy`, with what the crawl saw.
-        await trx
-          .insertInto('findings')
-          .values(extra.slice(i, i + 500).map((e) => findingToRow(e.pageScanId, e.finding)))
-          .onConflict((oc) =>
-            oc.constraint('findings_scan_element_criterion_uq').doUpdateSet({
-              data: sql`findings.data || jsonb_build_object(
-                'alsoFlaggedBy', coalesce(findings.data->'alsoFlaggedBy', '[]'::jsonb) || to_jsonb(excluded.rule_id),
-                'pagesWithTitle', excluded.data->'pagesWithTitle',
-                'otherPages', excluded.data->'otherPages')`,
-            }),
-          )
-          .execute();
-      }
-    }
-
-    await sql`
-      create temp table crawl_findings on commit drop as
-      select distinct on (fi.fingerprint) fi.*, ps.page_id
-      from findings fi join page_scans ps on ps.id = fi.page_scan_id
-      where ps.kind = 'crawl' and ps.crawl_id = ${crawlId} and ps.status in ('completed', 'completed_partial')
-      order by fi.fingerprint, fi.id`.execute(trx);
-    await sql`create index on crawl_findings (fingerprint)`.execute(trx);
-
-    const reopened = await sql<{ id: string }>`
-      update issues i set status = 'open', ${appendHistory('i', historyEntry('fixed', 'open', crawlId))}, updated_at = now()
-      from crawl_findings f
-      where i.site_id = ${siteId} and i.fingerprint = f.fingerprint and i.status = 'fixed'
-      returning i.id`.execute(trx);
-
-    const upserted = await sql<{ inserted: boolean }>`
-      insert into issues (site_id, page_id, fingerprint, group_key, rule_id, type, severity, wcag_criterion, wcag_level, element_selector,
-                          element_html, description, fix_suggestion, help_url, data, status, status_history, status_history_total, last_finding_id,
-                          first_crawl_id, last_crawl_id, first_seen_at, last_seen_at)
-      select ${siteId}, f.page_id, f.fingerprint, f.group_key, f.rule_id, f.type, f.severity, f.wcag_criterion, f.wcag_level, f.element_selector,
-             f.element_html, f.description, f.fix_suggestion, f.help_url, f.data, 'open', ${historyEntry(null, 'open', crawlId)}, 1, f.id,
-             ${crawlId}, ${crawlId}, now(), now()
-      from crawl_findings f
-      on conflict (site_id, fingerprint) do update set
-        page_id = excluded.page_id, group_key = coalesce(excluded.group_key, issues.group_key), type = excluded.type, severity = excluded.severity, wcag_criterion = excluded.wcag_criterion,
-        wcag_level = excluded.wcag_level, element_html = excluded.element_html, description = excluded.description,
-        fix_suggestion = excluded.fix_suggestion, help_url = excluded.help_url, data = excluded.data,
-        last_finding_id = excluded.last_finding_id, last_crawl_id = excluded.last_crawl_id, last_seen_at = now(), updated_at = now()
-      returning (xmax = 0) as inserted`.execute(trx);
-    const inserted = upserted.rows.filter((r) => r.inserted).length;
-
-    const fixed = await sql<{ id: string }>`
-      update issues i set status = 'fixed', ${appendHistory('i', historyEntry('open', 'fixed', crawlId))}, updated_at = now()
-      where i.site_id = ${siteId} and i.status = 'open'
-        and i.page_id in (select ps.page_id from page_scans ps
-                          where ps.kind = 'crawl' and ps.crawl_id = ${crawlId} and ps.status in ('completed', 'completed_partial'))
-        and not exists (select 1 from crawl_findings f where f.fingerprint = i.fingerprint)
-      returning i.id`.execute(trx);
-
-    const stats = await sql<{ scanned: number; score: number | null; root_error: unknown }>`
-      select count(*)::int as scanned, round(avg(ps.score))::int as score,
-             (select cp.error from crawl_pages cp where cp.crawl_id = ${crawlId} and cp.error is not null order by cp.seq limit 1) as root_error
-      from page_scans ps
-      where ps.kind = 'crawl' and ps.crawl_id = ${crawlId} and ps.status in ('completed', 'completed_partial')`.execute(trx);
-    const { scanned, score, root_error } = stats.rows[0]!;
-
-    // What this crawl found, by severity (one per fingerprint), for the site's trend.
-    const found = await sql<{ critical: number; serious: number; moderate: number; minor: number }>`
-      select count(*) filter (where severity = 'critical')::int as critical, count(*) filter (where severity = 'serious')::int as serious,
-             count(*) filter (where severity = 'moderate')::int as moderate, count(*) filter (where severity = 'minor')::int as minor
-      from crawl_findings`.execute(trx);
-
-    const { status, error } = decideCrawlStatus({
-      cancelled: opts.cancelled,
-      scannedPages: scanned,
-      failedPages: crawl.failed_pages,
-      enrichFailedPages: crawl.enrich_failed_pages,
-      discoveryError: crawl.discovery_error as ErrorInfo | null,
-      firstPageError: root_error as ErrorInfo | null,
-    });
-
-    const done = await trx
-      .updateTable('crawls')
-      .set({
-        status,
-        overall_score: score,
-        new_issues: inserted + reopened.rows.length,
-        fixed_issues: fixed.rows.length,
-        issue_counts: JSON.stringify(found.rows[0]!),
-        error: error ? JSON.stringify(error) : null,
-        completed_at: sql<Date>`now()`,
-      })
-      .where('id', '=', crawlId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return { crawl: crawlFromRow(done), alreadyEnded: false };
-  });
-}
-
-// ---- reading and updating issues ---------------------------------------------------------------
 
 /** The issue list's filters: the groups' own, plus the members of one group. */
 export interface IssueFilters extends IssueGroupFilters {
@@ -217,7 +46,7 @@ function issueQuery(db: Db, siteId: string, f: IssueFilters) {
 }
 
 /** Counts of a site's issues per filter, for the site's current `issues_version`. */
-const issueCounts = createVersionedCache<number>(2000);
+const issueCounts = (db: Db) => cacheOf<number>(db, 'issueCounts', 2000);
 
 /** The cache key of a site's filter set. */
 function filterKey(siteId: string, f: IssueFilters): string {
@@ -227,10 +56,10 @@ function filterKey(siteId: string, f: IssueFilters): string {
 /** A site's issue list total for a filter set, counted once per site version and filter set. */
 async function issueTotal(db: Db, siteId: string, f: IssueFilters, version: string): Promise<number> {
   const countKey = filterKey(siteId, f);
-  let total = issueCounts.get(countKey, version);
+  let total = issueCounts(db).get(countKey, version);
   if (total === undefined) {
     total = Number((await issueQuery(db, siteId, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-    issueCounts.set(countKey, version, total);
+    issueCounts(db).set(countKey, version, total);
   }
   return total;
 }
@@ -245,10 +74,10 @@ export type ListKey = [rank: number, pageUrl: string, id: string];
  * issues costs the same on the last page as on the first. The version is read in the same
  * statement as the rows, so a bookmark never outlives the data it was taken from.
  */
-const listBookmarks = createVersionedCache<Map<number, ListKey>>(500);
+const listBookmarks = (db: Db) => cacheOf<Map<number, ListKey>>(db, 'listBookmarks', 500);
 const BOOKMARKS_PER_LIST = 200;
 /** Each site's `issues_version` as last read, to pick bookmarks before the statement reads it again. */
-const lastVersions = createVersionedCache<string>(10_000);
+const lastVersions = (db: Db) => cacheOf<string>(db, 'lastVersions', 10_000);
 
 /** The bookmark furthest along that a page starting at `offset` can read on from (none before the first row). */
 export function nearestBookmark(marks: ReadonlyMap<number, ListKey> | undefined, offset: number): { at: number; key: ListKey } | undefined {
@@ -318,19 +147,19 @@ export async function listIssuesJson(
   page: { limit: number; offset: number },
 ): Promise<{ json: string; count: number; total: number } | undefined> {
   const key = filterKey(siteId, f);
-  const expected = lastVersions.get(siteId, '');
-  const from = expected === undefined ? undefined : nearestBookmark(listBookmarks.get(key, expected), page.offset);
+  const expected = lastVersions(db).get(siteId, '');
+  const from = expected === undefined ? undefined : nearestBookmark(listBookmarks(db).get(key, expected), page.offset);
   let row = await listPageQuery(db, siteId, f, page, from);
   // The issues changed since the bookmark was taken: read the page from the start of the list.
   if (row && from && row.version !== expected) row = await listPageQuery(db, siteId, f, page, undefined);
   if (!row) return undefined;
-  lastVersions.set(siteId, '', row.version);
+  lastVersions(db).set(siteId, '', row.version);
   if (row.before || (row.last && row.count > 0)) {
-    const marks = listBookmarks.get(key, row.version) ?? new Map<number, ListKey>();
+    const marks = listBookmarks(db).get(key, row.version) ?? new Map<number, ListKey>();
     if (row.before) marks.set(page.offset, row.before);
     if (row.last && row.count > 0) marks.set(page.offset + row.count, row.last);
     while (marks.size > BOOKMARKS_PER_LIST) marks.delete(marks.keys().next().value!);
-    listBookmarks.set(key, row.version, marks);
+    listBookmarks(db).set(key, row.version, marks);
   }
   return { json: row.json, count: row.count, total: await issueTotal(db, siteId, f, row.version) };
 }

@@ -30,3 +30,23 @@ export function createVersionedCache<T>(maxEntries: number): VersionedCache<T> {
     },
   };
 }
+
+const caches = new WeakMap<object, Map<string, VersionedCache<unknown>>>();
+
+/**
+ * Gives a database handle its own caches (createDb calls it): the repositories' caches belong to
+ * the handle they read through, not to the module, so two apps or tests in one process never share
+ * entries, and dropping the handle drops them.
+ */
+export function attachCaches(db: object): void {
+  caches.set(db, new Map());
+}
+
+/** The handle's cache called `name`, made on first use (also for a handle createDb did not make, e.g. a transaction). */
+export function cacheOf<T>(db: object, name: string, maxEntries: number): VersionedCache<T> {
+  let own = caches.get(db);
+  if (!own) caches.set(db, (own = new Map()));
+  let cache = own.get(name);
+  if (!cache) own.set(name, (cache = createVersionedCache<unknown>(maxEntries)));
+  return cache as VersionedCache<T>;
+}
