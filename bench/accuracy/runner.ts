@@ -16,7 +16,7 @@ import { createTargetPolicy } from '../../src/security/target-policy.ts';
 import { buildActMap, type Finding, type Outcome } from './scoring.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..', '..');
-const ENGINES_DIR = path.join(REPO, 'src', 'activities', 'browser', 'engines');
+const ENGINES_DIR = path.join(REPO, 'src', 'audit', 'engines');
 
 export interface EngineRunSummary {
   engine: string;
@@ -102,12 +102,11 @@ export async function loadEngines(opts: { only?: string[]; extraModules?: string
   let engines: ScanEngine[] = [...DEFAULT_ENGINES];
   const declarations: Array<Iterable<readonly [string, readonly string[]]>> = [axeCoreRules().actIds];
   const declaredBy: string[] = [];
-  const files = [
-    ...readdirSync(ENGINES_DIR)
-      .filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts'))
-      .map((f) => path.join(ENGINES_DIR, f)),
-    path.join(REPO, 'src', 'activities', 'browser', 'custom-rules.ts'),
-  ];
+  // Every module of the engines' folders (one folder per engine, links' rules included) may export ACT_RULES.
+  const files = readdirSync(ENGINES_DIR, { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts'))
+    .sort()
+    .map((f) => path.join(ENGINES_DIR, f));
   for (const file of files) {
     try {
       const found = actRulesExport(await import(pathToFileURL(file).href));

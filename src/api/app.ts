@@ -17,6 +17,7 @@ import { scheduleRoutes } from './routes/schedules.routes.ts';
 import { siteAuthRoutes } from './routes/site-auth.routes.ts';
 import { siteContentRoutes } from './routes/site-content.routes.ts';
 import { siteRoutes } from './routes/sites.routes.ts';
+import { crawlRoutes } from './routes/crawls.routes.ts';
 
 const STATUS_CODES: Record<number, ApiErrorCode> = {
   400: 'validation_error',
@@ -87,7 +88,8 @@ export function createApp(deps: AppDeps) {
   app.route('/', healthRoutes(deps));
   app.route('/', docsRoutes());
   app.route('/', scanRoutes(deps, limits));
-  app.route('/', siteRoutes(deps, limits));
+  app.route('/', siteRoutes(deps));
+  app.route('/', crawlRoutes(deps, limits));
   app.route('/', siteAuthRoutes(deps));
   app.route('/', siteContentRoutes(deps));
   app.route('/', issueGroupRoutes(deps));

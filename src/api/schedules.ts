@@ -1,9 +1,11 @@
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleDescription, type ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
 import { Cron } from 'croner';
-import { DEFAULT_DISCOVERY_OPTIONS, type CrawlWorkflowInput, type ScheduledBy } from '../shared/contracts.ts';
+import type { ScheduledBy } from '../shared/contracts.ts';
+import { WORKFLOW_TYPES } from '../shared/workflow-types.ts';
 import { SITE_ID } from '../shared/search-attributes.ts';
 import type { AppDeps } from './env.ts';
 import { ApiError } from './errors.ts';
+import { crawlWorkflowInput } from './temporal.ts';
 
 /** A site's re-crawl schedule as the API takes it (exactly one of `cron` and `every`). */
 export interface ScheduleSettings {
@@ -148,17 +150,10 @@ export function scheduleProblem(s: Pick<ScheduleSettings, 'cron' | 'every' | 'ti
 function action(deps: AppDeps, siteId: string, s: ScheduleSettings): ScheduleOptionsStartWorkflowAction<never> {
   const scheduledBy: ScheduledBy = { ...(s.cron ? { cron: s.cron } : { every: s.every! }), ...(s.timezone ? { timezone: s.timezone } : {}) };
   // No crawlId: each run makes its own and tags its workflow with it (see CrawlWorkflow).
-  const input: CrawlWorkflowInput = {
-    siteId,
-    maxPages: s.maxPages,
-    queues: deps.queues,
-    discovery: { ...DEFAULT_DISCOVERY_OPTIONS, ...deps.discoveryOptions },
-    enrichment: deps.enrichmentRetry,
-    scheduledBy,
-  };
+  const input = crawlWorkflowInput(deps, { siteId, maxPages: s.maxPages, scheduledBy });
   return {
     type: 'startWorkflow',
-    workflowType: 'CrawlWorkflow',
+    workflowType: WORKFLOW_TYPES.crawl,
     workflowId: scheduledWorkflowId(siteId),
     taskQueue: deps.queues.workflows,
     args: [input] as never,

@@ -1,5 +1,4 @@
 import {
-  ActivityCancellationType,
   allHandlersFinished,
   condition,
   defineUpdate,
@@ -10,55 +9,22 @@ import {
   continueAsNew,
   getExternalWorkflowHandle,
   isCancellation,
-  log,
   ParentClosePolicy,
-  proxyActivities,
   sleep,
   startChild,
   upsertSearchAttributes,
   uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { CrawlDiscoveryActivities } from '../activities/crawl-discovery/index.ts';
 import type { OpenCrawlResult } from '../db/repositories/crawl.repository.ts';
-import { FAILURE_TYPES, type CrawlWorkflowInput, type CrawlWorkflowResult, type DiscoveryOptions } from '../shared/contracts.ts';
+import { type CrawlWorkflowInput, type CrawlWorkflowResult } from '../shared/contracts.ts';
 import { crawlSearchAttributes, discoveryWorkflowId } from '../shared/search-attributes.ts';
-import type { TaskQueues } from '../shared/task-queues.ts';
+import { CRAWL_UPDATES, type CrawlWorkflowType } from '../shared/workflow-types.ts';
+import { DiscoveryWorkflow } from './discovery.workflow.ts';
 import { enrichmentActivities, pageScanActivities, persistenceActivities } from './activity-proxies.ts';
 
 /** Sent with the start by the API: answers once the crawl's row is written, or why it was not. */
-export const openCrawlUpdate = defineUpdate<OpenCrawlResult>('openCrawl');
-
-export interface DiscoveryWorkflowInput {
-  crawlId: string;
-  queues: TaskQueues;
-  options: DiscoveryOptions;
-}
-
-/** Link and sitemap discovery of one crawl on `crawl-discovery`; it feeds the crawl through the database. */
-export async function DiscoveryWorkflow(input: DiscoveryWorkflowInput): Promise<void> {
-  const discovery = proxyActivities<CrawlDiscoveryActivities>({
-    taskQueue: input.queues.discovery,
-    startToCloseTimeout: '12 hours',
-    heartbeatTimeout: '30 seconds',
-    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-    retry: { initialInterval: '2 seconds', maximumAttempts: 5, nonRetryableErrorTypes: [FAILURE_TYPES.crawlNotFound] },
-  });
-  const db = persistenceActivities(input.queues);
-  let error: { code: string; message: string } | undefined;
-  try {
-    await discovery.discoverPages({ crawlId: input.crawlId, options: input.options });
-  } catch (err) {
-    if (isCancellation(err)) throw err;
-    // Pages found so far are still scanned; the crawl must not wait for ever, and it ends
-    // completed_partial with this as its error.
-    const cause = err instanceof ActivityFailure && err.cause ? err.cause.message : String(err);
-    error = { code: 'discovery_failed', message: `discovery stopped after its retries: ${cause}` };
-    log.error('discovery failed for good; scanning what was found', { crawlId: input.crawlId, error: cause });
-  } finally {
-    await CancellationScope.nonCancellable(() => db.markDiscoveryDone({ crawlId: input.crawlId, error }));
-  }
-}
+export const openCrawlUpdate = defineUpdate<OpenCrawlResult>(CRAWL_UPDATES.openCrawl);
 
 /**
  * A run continues as new when the server suggests it (about 4,000 events by default) or, on a
@@ -202,3 +168,6 @@ export async function CrawlWorkflow(started: CrawlWorkflowInput): Promise<CrawlW
   if (cancellation !== undefined) throw cancellation;
   return { crawlId, status: result.status };
 }
+
+// The signature the API starts it with (src/shared/workflow-types.ts).
+const _crawlWorkflowType: CrawlWorkflowType = CrawlWorkflow;

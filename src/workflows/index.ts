@@ -1,2 +1,3 @@
 export { ScanWorkflow } from './scan.workflow.ts';
-export { CrawlWorkflow, DiscoveryWorkflow } from './crawl.workflow.ts';
+export { CrawlWorkflow } from './crawl.workflow.ts';
+export { DiscoveryWorkflow } from './discovery.workflow.ts';

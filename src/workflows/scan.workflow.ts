@@ -1,5 +1,6 @@
 import { ApplicationFailure, CancellationScope, isCancellation, log } from '@temporalio/workflow';
 import type { ScanStatus, ScanWorkflowInput, ScanWorkflowResult } from '../shared/contracts.ts';
+import type { ScanWorkflowType } from '../shared/workflow-types.ts';
 import { enrichmentActivities, pageScanActivities, persistenceActivities } from './activity-proxies.ts';
 
 /**
@@ -51,3 +52,6 @@ export async function ScanWorkflow(input: ScanWorkflowInput): Promise<ScanWorkfl
     throw ApplicationFailure.nonRetryable(`scan ${scanId} failed: ${message}`, 'ScanFailed');
   }
 }
+
+// The signature the API starts it with (src/shared/workflow-types.ts).
+const _scanWorkflowType: ScanWorkflowType = ScanWorkflow;

@@ -1,10 +1,10 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { ApiLimits } from '../concurrency.ts';
 import type { AppDeps, EventStreamTiming, HonoEnv } from '../env.ts';
 import { ApiError } from '../errors.ts';
 import { clientIp, rateLimitBucket } from '../middleware.ts';
+import { notRunning } from '../temporal.ts';
 
 /** The state of a scan or crawl as an event: its GET body, its change count, and whether it ended. */
 export interface Snapshot {
@@ -28,18 +28,6 @@ export const EVENT_STREAM_BOUNDS =
 const STREAM_RETRY_AFTER_S = 10;
 /** What an `end` event for a run that will not move any more tells EventSource to wait before reconnecting. */
 const STUCK_RETRY_MS = 60_000;
-
-/** Why the workflow of a scan or crawl that has not ended will not move it on any more, if so. */
-async function notRunning(deps: AppDeps, workflowId: string): Promise<string | undefined> {
-  try {
-    const d = await deps.temporal.workflow.getHandle(workflowId).describe();
-    return d.status.name === 'RUNNING' ? undefined : d.status.name;
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return 'NOT_FOUND';
-    // Temporal out of reach says nothing about the workflow: ask again later.
-    return undefined;
-  }
-}
 
 /**
  * Server-sent events of one scan or crawl: an `update` event with the object as its GET returns it

@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { WorkflowNotFoundError } from '@temporalio/client';
 import { deleteScan, findSingleScan, finishScan, insertSingleScan, listFindings, listSingleScans } from '../../db/repositories/scan.repository.ts';
-import { ENDED_SCAN_STATUSES, type ScanStatus, type ScanWorkflowInput } from '../../shared/contracts.ts';
+import { ENDED_SCAN_STATUSES, type ScanStatus } from '../../shared/contracts.ts';
+import { scanWorkflowId } from '../../shared/search-attributes.ts';
 import type { ApiLimits } from '../concurrency.ts';
 import type { AppDeps, HonoEnv } from '../env.ts';
 import { ApiError } from '../errors.ts';
@@ -10,9 +10,8 @@ import { envelope, envelopeSchema, paginationQuery, problemResponses, uuidParam 
 import { CreatedScanSchema, CreateScanBody, ScanListItemSchema, ScanSchema } from '../schemas/scan.schema.ts';
 import { scanDto, scanListItemDto } from '../mappers.ts';
 import { EVENT_STREAM_BOUNDS, eventStream } from './event-stream.ts';
-import { startWorkflowOrRollback } from './route-helpers.ts';
+import { cancelWorkflow, startScanWorkflow } from '../temporal.ts';
 
-export const scanWorkflowId = (scanId: string) => `scan-${scanId}`;
 
 const tags = ['Scans (single page)'];
 const IdParams = z.object({ id: uuidParam('id') });
@@ -95,19 +94,7 @@ export function scanRoutes(deps: AppDeps, limits: ApiLimits) {
     const verdict = await deps.policy.check(url);
     if (!verdict.allowed) throw new ApiError('forbidden_target', `${verdict.reason}; set ALLOW_PRIVATE_TARGETS=true to scan private networks`);
     const scan = await insertSingleScan(deps.db, { url, clientIp: clientIp(c, deps.config.trustProxy) });
-    const input: ScanWorkflowInput = { scanId: scan.id, queues: deps.queues, enrichment: deps.enrichmentRetry };
-    await startWorkflowOrRollback(
-      deps,
-      'scan',
-      () =>
-        deps.temporal.workflow.start('ScanWorkflow', {
-          workflowId: scanWorkflowId(scan.id),
-          taskQueue: deps.queues.workflows,
-          args: [input],
-          memo: { url },
-        }),
-      () => deleteScan(deps.db, scan.id),
-    );
+    await startScanWorkflow(deps, scan, () => deleteScan(deps.db, scan.id));
     c.header('Location', `/api/scans/${scan.id}`);
     return c.json({ id: scan.id, url: scan.url, status: 'queued' as const, progress: 0 as const, createdAt: scan.createdAt.toISOString() }, 202);
   });
@@ -143,10 +130,7 @@ export function scanRoutes(deps: AppDeps, limits: ApiLimits) {
     if (!scan) throw new ApiError('not_found', `scan ${id} does not exist`);
     const ended = (s: string) => ENDED_SCAN_STATUSES.includes(s as ScanStatus);
     if (ended(scan.status)) throw new ApiError('already_finished', `scan ${id} already ended with status ${scan.status}`);
-    try {
-      await deps.temporal.workflow.getHandle(scanWorkflowId(id)).cancel();
-    } catch (err) {
-      if (!(err instanceof WorkflowNotFoundError)) throw err;
+    if (!(await cancelWorkflow(deps, scanWorkflowId(id)))) {
       // The workflow is gone (finished meanwhile, or lost with its server): settle the row here.
       await finishScan(deps.db, id, { status: 'cancelled' });
     }

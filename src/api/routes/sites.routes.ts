@@ -1,42 +1,24 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { WorkflowNotFoundError } from '@temporalio/client';
-import { randomUUID } from 'node:crypto';
-import { activeCrawlId, findSiteCrawl, isCrawlEnded, latestCrawl, listCrawls } from '../../db/repositories/crawl.repository.ts';
-import { finalizeCrawl } from '../../db/repositories/finalization.repository.ts';
+import { latestCrawl } from '../../db/repositories/crawl.repository.ts';
 import { countOpenIssues, listSites, upsertSite } from '../../db/repositories/site.repository.ts';
 import { siteHostname } from '../../shared/urls.ts';
-import { DEFAULT_DISCOVERY_OPTIONS, type CrawlWorkflowInput } from '../../shared/contracts.ts';
-import { crawlWorkflowId } from '../../shared/search-attributes.ts';
-import type { ApiLimits } from '../concurrency.ts';
 import type { AppDeps, HonoEnv } from '../env.ts';
 import { ApiError } from '../errors.ts';
 import { rateLimit } from '../middleware.ts';
-import { crawlDto, latestCrawlDto, siteDto } from '../mappers.ts';
-import { EVENT_STREAM_BOUNDS, eventStream } from './event-stream.ts';
-import { startCrawlWorkflow, startingCrawl, unopenedCrawlOf } from './starting-crawls.ts';
+import { latestCrawlDto, siteDto } from '../mappers.ts';
 import { jsonContent, requireSite } from './route-helpers.ts';
-import { envelope, envelopeSchema, paginationQuery, problemResponses, uuidParam } from '../schemas/common.schema.ts';
-import { CrawlSchema, CreateSiteBody, SiteDetailSchema, SiteSchema, StartCrawlBody, StartedCrawlSchema } from '../schemas/site.schema.ts';
+import { problemResponses, uuidParam } from '../schemas/common.schema.ts';
+import { CreateSiteBody, SiteDetailSchema, SiteSchema } from '../schemas/site.schema.ts';
 
 const SiteParams = z.object({ id: uuidParam('id') });
-const CrawlParams = z.object({ id: uuidParam('id'), crawlId: uuidParam('crawlId') });
 
-export function siteRoutes(deps: AppDeps, limits: ApiLimits) {
+export function siteRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<HonoEnv>();
   const json = jsonContent;
   const siteOr404 = (id: string) => requireSite(deps, id);
-  const crawlLimiter = rateLimit({ db: deps.db, config: deps.config, name: 'crawl', limit: deps.config.crawlRateLimit, what: 'crawl starts' });
-  app.use('/api/sites/:id/crawl', (c, next) => (c.req.method === 'POST' ? crawlLimiter(c, next) : next()));
   // Each creation resolves a host name and may write a row: unbounded, a client could fill the table.
   const siteLimiter = rateLimit({ db: deps.db, config: deps.config, name: 'site', limit: deps.config.siteRateLimit, what: 'site creations' });
   app.use('/api/sites', (c, next) => (c.req.method === 'POST' ? siteLimiter(c, next) : next()));
-  /** The crawl's row, or, between the start and its first step, the crawl as its workflow shows it (queued). */
-  async function crawlOr404(siteId: string, crawlId: string) {
-    await siteOr404(siteId);
-    const crawl = (await findSiteCrawl(deps.db, siteId, crawlId)) ?? (await startingCrawl(deps, siteId, crawlId));
-    if (!crawl) throw new ApiError('not_found', `crawl ${crawlId} does not exist for site ${siteId}`);
-    return crawl;
-  }
 
   app.openapi(
     createRoute({
@@ -78,127 +60,6 @@ export function siteRoutes(deps: AppDeps, limits: ApiLimits) {
       const site = await siteOr404(c.req.valid('param').id);
       const [latest, openIssues] = await Promise.all([latestCrawl(deps.db, site.id), countOpenIssues(deps.db, site.id)]);
       return c.json({ ...siteDto(site), latestCrawl: latest ? latestCrawlDto(latest) : null, openIssues }, 200);
-    },
-  );
-
-  app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/api/sites/{id}/crawl',
-      tags: ['Crawls'],
-      summary: 'Start a crawl of the site',
-      description: 'Answers 202 `{crawlId, status: "queued"}`. A site has at most one queued or running crawl: another start is 409 crawl_in_progress with its `crawlId`. Crawl starts are limited per client (CRAWL_RATE_LIMIT an hour, default 20) with the same RateLimit headers and 429 as POST /api/scans. The API only starts the workflow, together with its `openCrawl` update: the workflow writes the crawl as its first step (as it does when a Temporal Schedule starts it) and the answer waits up to 3 s for that. With no worker running yet the answer is 202 all the same, and until the crawl is written GET and cancel answer from its workflow (status `queued`). A start that loses a race to another one is answered 409 and its crawl is kept as `failed` with error `crawl_in_progress`, so a site never has two crawls under way. In the Temporal UI the workflow is `crawl-<crawlId>`, searchable by `crawlId` and `siteId`.',
-      request: { params: SiteParams, body: { content: { 'application/json': { schema: StartCrawlBody(deps.config.maxCrawlPages) } } } },
-      responses: { 202: json(StartedCrawlSchema, 'Queued'), ...problemResponses(400, 401, 404, 409, 413, 415, 429, 500, 503) },
-    }),
-    async (c) => {
-      const site = await siteOr404(c.req.valid('param').id);
-      const { maxPages } = c.req.valid('json');
-      // The workflow writes the crawl's row itself (openCrawl), so that a Schedule can start a
-      // crawl the same way. Here: refuse a second crawl at once if one is known, then start.
-      const active = (await activeCrawlId(deps.db, site.id)) ?? (await unopenedCrawlOf(deps, site.id));
-      if (active) throw new ApiError('crawl_in_progress', `crawl ${active} of this site is still queued or running`, { extra: { crawlId: active } });
-      const crawl = { id: randomUUID() };
-      const input: CrawlWorkflowInput & { crawlId: string } = {
-        crawlId: crawl.id,
-        siteId: site.id,
-        maxPages: maxPages ?? deps.config.maxCrawlPages,
-        queues: deps.queues,
-        discovery: { ...DEFAULT_DISCOVERY_OPTIONS, ...deps.discoveryOptions },
-        enrichment: deps.enrichmentRetry,
-      };
-      const opened = await startCrawlWorkflow(deps, input, site.hostname);
-      if (opened?.opened === false) {
-        // Another start won a race the checks above could not see; this crawl's row says so.
-        if (opened.reason === 'site_gone') throw new ApiError('not_found', `site ${site.id} does not exist`);
-        throw new ApiError('crawl_in_progress', `crawl ${opened.activeCrawlId} of this site is still queued or running`, { extra: { crawlId: opened.activeCrawlId } });
-      }
-      c.header('Location', `/api/sites/${site.id}/crawls/${crawl.id}`);
-      return c.json({ crawlId: crawl.id, status: 'queued' as const }, 202);
-    },
-  );
-
-  app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/api/sites/{id}/crawls',
-      tags: ['Crawls'],
-      summary: 'Crawls of the site, newest first',
-      request: { params: SiteParams, query: paginationQuery(10) },
-      responses: { 200: json(envelopeSchema(CrawlSchema, 'CrawlPage'), 'A page of crawls'), ...problemResponses(400, 401, 404, 503) },
-    }),
-    async (c) => {
-      const site = await siteOr404(c.req.valid('param').id);
-      const page = c.req.valid('query');
-      const { rows, total } = await listCrawls(deps.db, site.id, page);
-      return c.json(envelope(c.req.url, page, total, rows.map(crawlDto)), 200);
-    },
-  );
-
-  app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/api/sites/{id}/crawls/{crawlId}',
-      tags: ['Crawls'],
-      summary: 'A crawl, with counters kept current while it runs',
-      request: { params: CrawlParams },
-      responses: { 200: json(CrawlSchema, 'The crawl'), ...problemResponses(400, 401, 404, 503) },
-    }),
-    async (c) => {
-      const { id, crawlId } = c.req.valid('param');
-      return c.json(crawlDto(await crawlOr404(id, crawlId)), 200);
-    },
-  );
-
-  app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/api/sites/{id}/crawls/{crawlId}/events',
-      tags: ['Crawls'],
-      summary: "The crawl's progress as server-sent events",
-      description:
-        'A `text/event-stream`: an `update` event whenever the crawl changes (status, pages found, scanned, enriched, failed, the end), whose `data` is the ' +
-        'crawl exactly as GET /api/sites/{id}/crawls/{crawlId} returns it and whose `id` counts the crawl\'s changes (0 while its workflow has not written it yet); ' +
-        'comment lines (`: keep-alive`) every 15 s; the stream ends after the first event with an ended status (`completed`, `completed_partial`, `cancelled`, ' +
-        '`failed`). Send `Last-Event-ID` to resume. Any API process serves it (changes come through PostgreSQL). ' +
-        EVENT_STREAM_BOUNDS,
-      request: { params: CrawlParams },
-      responses: { 200: { description: 'The event stream', content: { 'text/event-stream': { schema: z.string() } } }, ...problemResponses(400, 401, 404, 429, 503) },
-    }),
-    async (c) => {
-      const { id, crawlId } = c.req.valid('param');
-      await crawlOr404(id, crawlId);
-      return eventStream(c, deps, limits, `crawl:${crawlId}`, async () => {
-        const crawl = await crawlOr404(id, crawlId);
-        // A crawl a Schedule started runs under the Schedule's workflow id, recorded when it opened.
-        return { seq: crawl.eventSeq, data: crawlDto(crawl), ended: isCrawlEnded(crawl.status), workflowId: crawl.workflowId ?? crawlWorkflowId(crawlId) };
-      }) as never;
-    },
-  );
-
-  app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/api/sites/{id}/crawls/{crawlId}/cancel',
-      tags: ['Crawls'],
-      summary: 'Cancel a queued or running crawl',
-      description: 'Answers 202 with the crawl. Discovery and dispatch stop, in-flight page scans stop through their heartbeats, and the crawl is finalized over what was scanned; then its status is `cancelled`. An ended crawl answers 409 already_finished.',
-      request: { params: CrawlParams },
-      responses: { 202: json(CrawlSchema, 'Cancellation requested'), ...problemResponses(400, 401, 404, 409, 503) },
-    }),
-    async (c) => {
-      const { id, crawlId } = c.req.valid('param');
-      const crawl = await crawlOr404(id, crawlId);
-      if (isCrawlEnded(crawl.status)) throw new ApiError('already_finished', `crawl ${crawlId} already ended with status ${crawl.status}`);
-      try {
-        // A crawl a Schedule started runs under the Schedule's workflow id, recorded when it opened.
-        await deps.temporal.workflow.getHandle(crawl.workflowId ?? crawlWorkflowId(crawlId)).cancel();
-      } catch (err) {
-        if (!(err instanceof WorkflowNotFoundError)) throw err;
-        await finalizeCrawl(deps.db, crawlId, { cancelled: true });
-      }
-      const now = (await findSiteCrawl(deps.db, id, crawlId)) ?? crawl;
-      return c.json(crawlDto(now), 202);
     },
   );
 
