@@ -1,0 +1,334 @@
+import type { CDPSession, Page } from 'playwright';
+import type { FocusLook } from './focus-visible.ts';
+import { probe, type Probe } from './probe.ts';
+
+/**
+ * What the keyboard checks measure in the page, through the probe: the functions serialised into
+ * the page (each runs there and may use nothing from this module), the screenshots of focus, and
+ * the event listeners DevTools reports. The findings are decided from these in checks.ts.
+ */
+
+const BOX_MARGIN = 8;
+
+// ---- 2.1.2 ---------------------------------------------------------------------------------------
+
+/** In the page: what the elements of a loop focus cannot leave are, and what the page says about keys. */
+export const trapFacts = (k: Probe, ids: number[]) => {
+  const els = ids.map((i) => k.el(i)).filter((e): e is Element => !!e);
+  const first = els.slice().sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1))[0];
+  const textEntry = els.some((e) => {
+    const t = e.tagName;
+    if (t === 'TEXTAREA' || (e as HTMLElement).isContentEditable) return true;
+    if (t === 'INPUT') return !/^(button|submit|reset|checkbox|radio|image|file|range|color)$/i.test((e as HTMLInputElement).type);
+    return /^(textbox|application|searchbox|combobox)$/.test(e.getAttribute('role') || '');
+  });
+  const own = els
+    .flatMap((e) => ['aria-label', 'aria-description', 'title', 'placeholder'].map((a) => e.getAttribute(a) || ''))
+    .concat(
+      els.flatMap((e) =>
+        (e.getAttribute('aria-describedby') || '')
+          .split(/\s+/)
+          .filter(Boolean)
+          .map((r) => document.getElementById(r)?.textContent || ''),
+      ),
+    )
+    .join(' ');
+  const text = `${(document.body?.innerText || '').slice(0, 20000)} ${own}`;
+  const A = (window as unknown as { __a11yAudit: { withTree<T>(f: () => T): T; describe(e: Element): { selector: string; html: string } } }).__a11yAudit;
+  const described = A.withTree(() => els.map((e) => A.describe(e)));
+  return { firstIndex: first ? els.indexOf(first) : 0, textEntry, text, described, firstId: first ? ids[els.indexOf(first)] : ids[0] };
+};
+
+export type LoopFacts = Awaited<ReturnType<typeof trapFacts>>;
+
+/** Whether the element, an ancestor (through shadow roots), the document or the window listens to key events. */
+export async function hasKeyListeners(page: Page, cdp: CDPSession | null, id: number): Promise<boolean> {
+  if (!cdp) return true;
+  try {
+    const { result } = await cdp.send('Runtime.evaluate', {
+      expression: `(() => { const k = window.__a11yKbd; const out = []; let n = k && k.el(${Number(id)}); while (n) { out.push(n); n = n.parentNode || n.host || null; } out.push(window); return out; })()`,
+    });
+    if (!result.objectId) return true;
+    const props = await cdp.send('Runtime.getProperties', { objectId: result.objectId, ownProperties: true });
+    const objs = props.result.filter((p) => /^\d+$/.test(p.name) && p.value?.objectId).map((p) => p.value!.objectId!);
+    for (const objectId of objs.slice(0, 60)) {
+      const l = await cdp.send('DOMDebugger.getEventListeners', { objectId });
+      if (l.listeners.some((x) => x.type === 'keydown' || x.type === 'keyup' || x.type === 'keypress')) return true;
+    }
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+// ---- 2.4.7 ---------------------------------------------------------------------------------------
+
+export interface StyleCheck {
+  id: number;
+  changed: boolean;
+  animates: boolean;
+  textEntry: boolean;
+}
+
+/** Focuses each element (keyboard modality is on after the walk, so `:focus-visible` applies) and compares styles focused and blurred. */
+export function compareStyles(k: Probe, ids: number[]): StyleCheck[] {
+  const props = [
+    'outline-style', 'outline-width', 'outline-color', 'outline-offset', 'box-shadow',
+    'border-top-style', 'border-top-width', 'border-top-color', 'border-right-style', 'border-right-width', 'border-right-color',
+    'border-bottom-style', 'border-bottom-width', 'border-bottom-color', 'border-left-style', 'border-left-width', 'border-left-color',
+    'background-color', 'background-image', 'color', 'text-decoration-line', 'text-decoration-color', 'text-decoration-style',
+    'text-decoration-thickness', 'text-underline-offset', 'opacity', 'transform', 'filter', 'font-weight', 'font-style',
+    'text-shadow', 'visibility', 'display', 'width', 'height', 'content', 'clip-path',
+  ];
+  const sig1 = (el: Element, pseudo: string | null): string => {
+    const cs = getComputedStyle(el, pseudo);
+    if (pseudo && (cs.content === 'none' || cs.content === 'normal')) return '';
+    const v: Record<string, string> = {};
+    for (const p of props) v[p] = cs.getPropertyValue(p);
+    // A line that is not drawn has no colour.
+    if (v['outline-style'] === 'none' || parseFloat(v['outline-width']!) === 0) v['outline-style'] = v['outline-width'] = v['outline-color'] = v['outline-offset'] = 'none';
+    for (const side of ['top', 'right', 'bottom', 'left']) {
+      const s = v[`border-${side}-style`];
+      if (s === 'none' || s === 'hidden' || parseFloat(v[`border-${side}-width`]!) === 0) v[`border-${side}-style`] = v[`border-${side}-width`] = v[`border-${side}-color`] = 'none';
+    }
+    if (v['text-decoration-line'] === 'none') v['text-decoration-color'] = v['text-decoration-style'] = v['text-decoration-thickness'] = v['text-underline-offset'] = 'none';
+    return JSON.stringify(v);
+  };
+  const sig = (el: Element) => [sig1(el, null), sig1(el, '::before'), sig1(el, '::after'), el.parentElement ? sig1(el.parentElement, null) : ''].join('|');
+  const out: StyleCheck[] = [];
+  for (const id of ids) {
+    try {
+      const el = k.el(id);
+      if (!el || !el.isConnected || el.ownerDocument !== document) continue;
+      const before = new Set(el.getAnimations?.({ subtree: true }) ?? []);
+      const unfocused0 = sig(el);
+      if (k.focus(id, false) !== id) continue; // focus went elsewhere (a script): not measurable
+      const focused = sig(el);
+      const anims = (el.getAnimations?.({ subtree: true }) ?? []).filter((a) => !before.has(a) && a.playState === 'running');
+      k.blur();
+      const unfocused = sig(el);
+      const t = el.tagName;
+      const textEntry =
+        t === 'TEXTAREA' ||
+        (el as HTMLElement).isContentEditable ||
+        (t === 'INPUT' && !/^(button|submit|reset|checkbox|radio|image|file|range|color)$/i.test((el as HTMLInputElement).type));
+      out.push({ id, changed: focused !== unfocused || focused !== unfocused0, animates: anims.length > 0, textEntry });
+    } catch {
+      // detached, or a style that cannot be read
+    }
+  }
+  return out;
+}
+
+async function shot(page: Page, clip?: { x: number; y: number; width: number; height: number }): Promise<Buffer | null> {
+  try {
+    return await page.screenshot({ clip, caret: 'hide', scale: 'css', timeout: 5000 });
+  } catch {
+    return null;
+  }
+}
+
+/** What focus looks like on an element whose styles do not change with it. */
+export interface FocusMeasure {
+  id: number;
+  look: FocusLook;
+  /** The element's size; `null` when it was not compared in screenshots. */
+  rect: { w: number; h: number } | null;
+}
+
+/**
+ * Compares screenshots of each element's box (and, where that shows no difference, of the whole
+ * viewport) focused and not focused; past the first `pixelCap` elements, nothing is measured.
+ */
+export async function focusMeasures(page: Page, plain: StyleCheck[], pixelCap: number): Promise<FocusMeasure[]> {
+  const vp = page.viewportSize() ?? { width: 1280, height: 800 };
+  // Does the viewport change by itself? Then a difference in it proves nothing.
+  await probe(page, (k) => k.blur());
+  const a = await shot(page);
+  const b = await shot(page);
+  const pageAnimates = !a || !b || !a.equals(b);
+  const out: FocusMeasure[] = [];
+  for (const [i, s] of plain.entries()) {
+    const base: FocusLook = { styleChanged: false, animates: false, boxChanged: null, viewportChanged: null, pageAnimates, onScreen: true, textEntry: s.textEntry };
+    if (i >= pixelCap) {
+      out.push({ id: s.id, look: base, rect: null });
+      continue;
+    }
+    try {
+      const place = async () => {
+        await probe(page, (k, id: number) => k.focus(id, true), s.id);
+        return probe(
+          page,
+          (k, id: number) => {
+            const el = k.el(id);
+            if (!el) return null;
+            const r = el.getBoundingClientRect();
+            const cs = getComputedStyle(el);
+            return { x: r.x, y: r.y, w: r.width, h: r.height, vw: innerWidth, vh: innerHeight, hidden: cs.opacity === '0' || cs.visibility !== 'visible' };
+          },
+          s.id,
+        );
+      };
+      const r = await place();
+      if (!r) continue;
+      const onScreen = !r.hidden && r.w >= 1 && r.h >= 1 && r.x + r.w > 0 && r.y + r.h > 0 && r.x < r.vw && r.y < r.vh;
+      const x0 = Math.max(0, Math.floor(r.x - BOX_MARGIN));
+      const y0 = Math.max(0, Math.floor(r.y - BOX_MARGIN));
+      const x1 = Math.min(vp.width, Math.ceil(r.x + r.w + BOX_MARGIN));
+      const y1 = Math.min(vp.height, Math.ceil(r.y + r.h + BOX_MARGIN));
+      const clip = x1 - x0 >= 1 && y1 - y0 >= 1 ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : undefined;
+      let boxChanged: boolean | null = false;
+      if (clip) {
+        const f = await shot(page, clip);
+        await probe(page, (k) => k.blur());
+        const u = await shot(page, clip);
+        boxChanged = f && u ? !f.equals(u) : null;
+      }
+      let viewportChanged: boolean | null = null;
+      if (boxChanged === false || !clip) {
+        await place();
+        const f = await shot(page);
+        await probe(page, (k) => k.blur());
+        const u = await shot(page);
+        viewportChanged = f && u ? !f.equals(u) : null;
+        if (!clip) boxChanged = false;
+      }
+      await probe(page, (k) => k.blur());
+      out.push({ id: s.id, look: { ...base, boxChanged, viewportChanged, onScreen }, rect: { w: Math.round(r.w), h: Math.round(r.h) } });
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
+
+/** In the page: the description of each element, or null for one that is gone. */
+export const describeIds = (k: Probe, ids: number[]) => {
+  const A = (window as unknown as { __a11yAudit: { withTree<T>(f: () => T): T; describe(e: Element): { selector: string; html: string } } }).__a11yAudit;
+  return A.withTree(() => ids.map((id) => (k.el(id) ? A.describe(k.el(id)!) : null)));
+};
+
+// ---- 2.1.1 ---------------------------------------------------------------------------------------
+
+const POINTER_EVENTS = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'touchstart', 'touchend', 'dblclick']);
+
+/** Ids (in the probe) of elements with their own click-like listeners, via DevTools; capped. */
+export async function clickListenerIds(page: Page, cdp: CDPSession | null): Promise<number[]> {
+  if (!cdp) return [];
+  try {
+    const { result } = await cdp.send('Runtime.evaluate', { expression: 'document' });
+    if (!result.objectId) return [];
+    const { listeners } = await cdp.send('DOMDebugger.getEventListeners', { objectId: result.objectId, depth: -1, pierce: true });
+    const nodes = [...new Set(listeners.filter((l) => POINTER_EVENTS.has(l.type) && l.backendNodeId).map((l) => l.backendNodeId!))].slice(0, 80);
+    const ids = await Promise.all(
+      nodes.map(async (backendNodeId) => {
+        try {
+          const { object } = await cdp.send('DOM.resolveNode', { backendNodeId });
+          if (!object.objectId) return -1;
+          const r = await cdp.send('Runtime.callFunctionOn', {
+            objectId: object.objectId,
+            functionDeclaration: 'function () { const k = window.__a11yKbd; return k && this instanceof Element ? k.idFor(this) : -1; }',
+            returnByValue: true,
+          });
+          return typeof r.result.value === 'number' ? r.result.value : -1;
+        } catch {
+          return -1;
+        }
+      }),
+    );
+    return ids.filter((i) => i >= 0);
+  } catch {
+    return [];
+  }
+}
+
+export interface FakeControl {
+  selector: string;
+  html: string;
+  evidence: string[];
+  text: string;
+}
+
+export function findFakeControls(k: Probe, arg: { listenerIds: number[]; cap: number }): FakeControl[] {
+  const interactiveSel =
+    'a[href], area[href], button, input, select, textarea, summary, label, option, iframe, audio[controls], video[controls], [contenteditable]:not([contenteditable="false"]), [tabindex]';
+  const composite = '[role="listbox"], [role="menu"], [role="menubar"], [role="tree"], [role="treegrid"], [role="grid"], [role="tablist"], [role="radiogroup"], [aria-activedescendant]';
+  const controlRoles = /^(button|link|checkbox|switch|menuitem|menuitemcheckbox|menuitemradio|tab|option|radio|treeitem|slider|spinbutton)$/;
+  const vw = innerWidth;
+  const vh = innerHeight;
+  const candidates = new Map<Element, Set<string>>();
+  const add = (el: Element, why: string) => {
+    if (!candidates.has(el)) candidates.set(el, new Set());
+    candidates.get(el)!.add(why);
+  };
+  for (const id of arg.listenerIds) {
+    const el = k.el(id);
+    if (el) add(el, 'a click listener');
+  }
+  for (const el of Array.from(document.querySelectorAll('[onclick], [onmousedown], [role]')).slice(0, 3000)) {
+    if (el.hasAttribute('onclick') || el.hasAttribute('onmousedown')) add(el, 'an onclick attribute');
+    const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0] || '';
+    if (controlRoles.test(role)) add(el, `role="${role}"`);
+  }
+  const all = document.body ? Array.from(document.body.getElementsByTagName('*')).slice(0, 5000) : [];
+  const cursors = new Map<Element, string>();
+  const cursor = (e: Element) => {
+    let c = cursors.get(e);
+    if (c === undefined) {
+      c = getComputedStyle(e).cursor;
+      cursors.set(e, c);
+    }
+    return c;
+  };
+  for (const el of all) {
+    const p = el.parentElement;
+    // Where a pointer cursor starts (it is inherited by everything inside).
+    if (p && cursor(el) === 'pointer' && cursor(p) !== 'pointer') add(el, 'a pointer cursor');
+  }
+  const out: FakeControl[] = [];
+  const A = (window as unknown as { __a11yAudit: { withTree<T>(f: () => T): T; describe(e: Element): { selector: string; html: string } } }).__a11yAudit;
+  const keep: Array<[Element, string[], string]> = [];
+  for (const [el, why] of candidates) {
+    if (keep.length >= arg.cap) break;
+    try {
+      if (el === document.body || el === document.documentElement || !(el instanceof HTMLElement || el instanceof SVGElement)) continue;
+      const h = el as HTMLElement;
+      if (el.hasAttribute('tabindex') || h.tabIndex >= 0 || el.matches(interactiveSel)) continue;
+      if (el.closest('[aria-disabled="true"], [disabled], [inert]')) continue;
+      // Inside something focusable or a widget that manages focus itself.
+      let up: Element | null = el.parentElement;
+      let inside = false;
+      while (up && !inside) {
+        if (up.matches(interactiveSel) && (up as HTMLElement).tabIndex >= 0) inside = true;
+        else if (up.matches('label, [role="button"], [role="link"]')) inside = true;
+        up = up.parentElement;
+      }
+      if (inside || el.closest(composite)) continue;
+      // A wrapper of a real control (a card around a link) is reached through that control.
+      if (Array.from(el.querySelectorAll(interactiveSel)).some((d) => (d as HTMLElement).tabIndex >= 0)) continue;
+      const cs = getComputedStyle(el);
+      if (cs.visibility !== 'visible' || cs.display === 'none' || parseFloat(cs.opacity) === 0) continue;
+      const eh = el as Element & { checkVisibility?: (o: object) => boolean };
+      if (eh.checkVisibility && !eh.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width < 8 || r.height < 8) continue;
+      // A big region with a listener is delegation, not a control.
+      if (r.width * r.height > 0.25 * vw * vh) continue;
+      const text = (h.innerText || el.textContent || '').replace(/\s+/g, ' ').trim();
+      if (text.length > 150) continue;
+      const reasons = [...why];
+      // A pointer cursor alone says little when the element shows nothing: icons and text only.
+      if (reasons.length === 1 && reasons[0] === 'a pointer cursor' && text === '' && !el.querySelector('img, svg')) continue;
+      keep.push([el, reasons, text.slice(0, 80)]);
+    } catch {
+      // detached
+    }
+  }
+  A.withTree(() => {
+    for (const [el, evidence, text] of keep) {
+      const d = A.describe(el);
+      out.push({ selector: d.selector, html: d.html, evidence, text });
+    }
+  });
+  return out;
+}

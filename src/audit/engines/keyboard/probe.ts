@@ -1,0 +1,366 @@
+import type { CDPSession, Page } from 'playwright';
+import { analyseWalk, judgeProbe, trailingCycle, type Cycle, type FocusPos } from './focus-walk.ts';
+
+/**
+ * The keyboard engine's hands in the page: the probe installed as `window.__a11yKbd` (where focus
+ * lands after each key press, which `focus()` calls the page's own scripts make, whether they
+ * cancel Tab), the runner that calls it, and the key presses: the Tab walks through the page and
+ * the attempts to leave a suspect element. What the positions mean is decided in focus-walk.ts.
+ */
+
+const BATCH = 20;
+const PROBE_PRESSES = 14;
+export const debug = process.env.KBD_DEBUG ? (...a: unknown[]) => console.error('[kbd]', ...a) : () => {};
+
+// ---- in the page ---------------------------------------------------------------------------------
+
+export interface ProbeApi {
+  take(from: number): FocusPos[];
+  here(): FocusPos;
+  tabbable(): number[];
+  /** Elements the page's scripts focused; `late`: how many of those calls came from a timer or promise, not from an event handler. */
+  state(): { scripted: number[]; late: number; prevented: FocusPos[] };
+  /** Waits until focus has not moved for `quietMs` (true), or `maxMs` passed (false). */
+  settle(quietMs: number, maxMs: number): Promise<boolean>;
+  focus(id: number, scroll: boolean): FocusPos;
+  blur(): void;
+  el(id: number): Element | undefined;
+  idFor(el: Element): number;
+  /**
+   * Shift+Tab on this element (the first of the tab order) leaves the page in a real browser,
+   * while headless Chromium wraps round to the last element: from now on, unless the page's own
+   * handlers cancel that key press, the probe cancels it and takes focus away from the element,
+   * as the browser's controls would. `null` turns this off.
+   */
+  edge(first: number | null): void;
+  restore(x: number, y: number): void;
+}
+
+/**
+ * The in-page probe, `window.__a11yKbd`. Runs in the page: uses nothing from this module.
+ * Returns the scroll position to put back.
+ */
+export function installProbe(): { x: number; y: number } {
+  const w = window as unknown as { __a11yKbd?: ProbeApi };
+  const at = { x: window.scrollX, y: window.scrollY };
+  if (w.__a11yKbd) return at;
+  const ids = new WeakMap<Element, number>();
+  const refs: Array<WeakRef<Element>> = [];
+  const idOf = (el: Element): number => {
+    let id = ids.get(el);
+    if (id === undefined) {
+      id = refs.length;
+      refs.push(new WeakRef(el));
+      ids.set(el, id);
+    }
+    return id;
+  };
+  const deepEl = (): Element | 'page' | 'opaque' => {
+    let a: Element | null = document.activeElement;
+    for (let i = 0; i < 20 && a; i++) {
+      const sr = (a as Element).shadowRoot;
+      if (sr && sr.activeElement) {
+        a = sr.activeElement;
+        continue;
+      }
+      if (a.tagName === 'IFRAME' || a.tagName === 'FRAME') {
+        let doc: Document | null = null;
+        try {
+          doc = (a as HTMLIFrameElement).contentDocument;
+        } catch {
+          doc = null;
+        }
+        if (!doc) return 'opaque';
+        const inner = doc.activeElement;
+        if (!inner || inner === doc.body || inner === doc.documentElement) break;
+        a = inner;
+        continue;
+      }
+      break;
+    }
+    if (!a || a === document.body || a === document.documentElement) return 'page';
+    return a;
+  };
+  const here = (): FocusPos => {
+    const d = deepEl();
+    return typeof d === 'string' ? d : idOf(d);
+  };
+  const st = { log: [] as FocusPos[], changes: 0, lastChange: 0, scripted: [] as number[], late: 0, prevented: [] as FocusPos[], ours: false, lastDown: null as KeyboardEvent | null, first: null as number | null };
+  const onDown = (e: Event) => {
+    st.lastDown = e as KeyboardEvent;
+  };
+  const onUp = () => {
+    const d = st.lastDown;
+    st.lastDown = null;
+    const p = here();
+    if (d && d.key === 'Tab' && d.defaultPrevented) st.prevented.push(p);
+    st.log.push(p);
+  };
+  // Runs after the page's own handlers (window, bubbling phase): sees whether they cancelled the key.
+  const onDownLast = (e: Event) => {
+    const ke = e as KeyboardEvent;
+    if (st.first === null || ke.key !== 'Tab' || !ke.shiftKey || ke.defaultPrevented) return;
+    const d = deepEl();
+    if (typeof d === 'string' || ids.get(d) !== st.first) return;
+    ke.preventDefault();
+    (d as HTMLElement).blur?.();
+  };
+  const onChange = () => {
+    st.changes++;
+    st.lastChange = performance.now();
+  };
+  const wins: Window[] = [];
+  const attach = (win: Window) => {
+    try {
+      win.addEventListener('keydown', onDown, true);
+      win.addEventListener('keyup', onUp, true);
+      win.addEventListener('keydown', onDownLast, false);
+      win.addEventListener('focusin', onChange, true);
+      win.addEventListener('focusout', onChange, true);
+      wins.push(win);
+    } catch {
+      // a frame that went away
+    }
+  };
+  attach(window);
+  for (const f of Array.from(document.querySelectorAll('iframe, frame')).slice(0, 20)) {
+    try {
+      const cw = (f as HTMLIFrameElement).contentWindow;
+      if (cw && cw.document) attach(cw);
+    } catch {
+      // cross-origin: its keys are not seen (positions there are "opaque")
+    }
+  }
+  // Focus moved by the page's own scripts: every call of focus() not made by the probe.
+  const patched: Array<[object, PropertyDescriptor]> = [];
+  const mathml = (globalThis as unknown as { MathMLElement?: { prototype: object } }).MathMLElement;
+  for (const proto of [HTMLElement.prototype, SVGElement.prototype, mathml?.prototype]) {
+    if (!proto) continue;
+    const d = Object.getOwnPropertyDescriptor(proto, 'focus');
+    if (!d || typeof d.value !== 'function') continue;
+    const orig = d.value as (this: Element, ...a: unknown[]) => unknown;
+    patched.push([proto, d]);
+    Object.defineProperty(proto, 'focus', {
+      ...d,
+      value: function (this: Element, ...args: unknown[]) {
+        if (!st.ours) {
+          st.scripted.push(idOf(this));
+          // Outside any event handler: a timer, which can race with key presses sent quickly.
+          if ((window as unknown as { event?: Event }).event === undefined) st.late++;
+          onChange();
+        }
+        return orig.apply(this, args);
+      },
+    });
+  }
+  const visible = (el: Element): boolean => {
+    const e = el as Element & { checkVisibility?: (o: object) => boolean };
+    if (e.checkVisibility && !e.checkVisibility({ checkVisibilityCSS: true })) return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 || r.height > 0;
+  };
+  const api: ProbeApi = {
+    take: (from) => st.log.slice(from),
+    here,
+    tabbable() {
+      const sel = 'a[href], area[href], button, input, select, textarea, iframe, summary, audio[controls], video[controls], [tabindex], [contenteditable]';
+      const out: number[] = [];
+      for (const el of Array.from(document.querySelectorAll(sel)).slice(0, 3000)) {
+        const h = el as HTMLElement & { disabled?: boolean };
+        if (h.tabIndex < 0 || h.disabled || (el.tagName === 'INPUT' && (el as HTMLInputElement).type === 'hidden')) continue;
+        if (el.closest('[inert]') || !visible(el)) continue;
+        out.push(idOf(el));
+      }
+      return out;
+    },
+    state: () => ({ scripted: st.scripted.slice(0, 200), late: st.late, prevented: st.prevented.slice(0, 50) }),
+    settle(quietMs, maxMs) {
+      const start = performance.now();
+      return new Promise<boolean>((resolve) => {
+        const tick = () => {
+          const now = performance.now();
+          if (now - start >= quietMs && now - st.lastChange >= quietMs) resolve(true);
+          else if (now - start >= maxMs) resolve(false);
+          else setTimeout(tick, 10);
+        };
+        setTimeout(tick, 10);
+      });
+    },
+    focus(id, scroll) {
+      const el = refs[id]?.deref() as HTMLElement | undefined;
+      if (!el || !el.isConnected) return here();
+      st.ours = true;
+      try {
+        if (scroll) el.scrollIntoView({ block: 'center', inline: 'nearest' });
+        el.focus({ preventScroll: true });
+      } finally {
+        st.ours = false;
+      }
+      return here();
+    },
+    blur() {
+      st.ours = true;
+      try {
+        const d = deepEl();
+        if (typeof d !== 'string') (d as HTMLElement).blur?.();
+        (document.activeElement as HTMLElement | null)?.blur?.();
+      } finally {
+        st.ours = false;
+      }
+    },
+    el: (id) => refs[id]?.deref(),
+    idFor: idOf,
+    edge(first) {
+      st.first = first;
+    },
+    restore(x, y) {
+      api.blur();
+      for (const win of wins) {
+        try {
+          win.removeEventListener('keydown', onDown, true);
+          win.removeEventListener('keyup', onUp, true);
+          win.removeEventListener('keydown', onDownLast, false);
+          win.removeEventListener('focusin', onChange, true);
+          win.removeEventListener('focusout', onChange, true);
+        } catch {
+          // gone
+        }
+      }
+      for (const [proto, d] of patched) Object.defineProperty(proto, 'focus', d);
+      window.scrollTo(x, y);
+      delete w.__a11yKbd;
+    },
+  };
+  w.__a11yKbd = api;
+  return at;
+}
+
+// ---- key presses ---------------------------------------------------------------------------------
+
+const TAB = { key: 'Tab', code: 'Tab', windowsVirtualKeyCode: 9, nativeVirtualKeyCode: 9 };
+
+/**
+ * Presses Tab `n` times without waiting between presses (the key events are queued in order:
+ * each still goes through the renderer's input handling and its default action moves focus).
+ */
+async function pressTabs(page: Page, cdp: CDPSession | null, n: number): Promise<void> {
+  if (!cdp) {
+    for (let i = 0; i < n; i++) await page.keyboard.press('Tab');
+    return;
+  }
+  const sent: Promise<unknown>[] = [];
+  for (let i = 0; i < n; i++) {
+    sent.push(cdp.send('Input.dispatchKeyEvent', { type: 'rawKeyDown', ...TAB }));
+    sent.push(cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', ...TAB }));
+  }
+  await Promise.all(sent);
+}
+
+export type Probe = ProbeApi;
+/**
+ * Runs `fn(probe, arg)` in the page. `fn` is sent as source (it may use nothing from this
+ * module) and evaluated through DevTools, so a page's Content-Security-Policy does not block it.
+ */
+export const probe = <A, T>(page: Page, fn: (k: Probe, arg: A) => T, arg?: A): Promise<Awaited<T>> =>
+  page.evaluate(
+    `(() => { const k = window.__a11yKbd; if (!k) throw new Error('keyboard probe is gone (the page navigated)'); return (${fn.toString()})(k, ${JSON.stringify(arg ?? null)}); })()`,
+  ) as Promise<Awaited<T>>;
+
+// ---- the Tab walk --------------------------------------------------------------------------------
+
+export async function fastWalk(page: Page, cdp: CDPSession | null, cap: number, signal?: AbortSignal): Promise<FocusPos[]> {
+  const positions: FocusPos[] = [];
+  let logged = 0;
+  while (positions.length < cap && !signal?.aborted) {
+    const n = Math.min(BATCH, cap - positions.length);
+    await pressTabs(page, cdp, n);
+    const { got, late } = await probe(page, (k, from: number) => ({ got: k.take(from), late: k.state().late }), logged);
+    logged += got.length;
+    positions.push(...got.slice(0, n));
+    // Presses inside a frame the probe cannot see leave no record.
+    for (let i = got.length; i < n; i++) positions.push('opaque');
+    const a = analyseWalk(positions);
+    if (a.completed || a.stuck) break;
+    // Nothing to reach at all.
+    if (positions.length >= 3 && positions.every((p) => p === 'page')) break;
+    if (late > 0) break;
+  }
+  return positions;
+}
+
+/** One press at a time, each followed by a wait until focus comes to rest. */
+export async function slowWalk(page: Page, cap: number, signal?: AbortSignal): Promise<FocusPos[]> {
+  const positions: FocusPos[] = [];
+  while (positions.length < cap && !signal?.aborted) {
+    await page.keyboard.press('Tab');
+    await probe(page, (k) => k.settle(30, 300));
+    positions.push(await probe(page, (k) => k.here()));
+    const a = analyseWalk(positions);
+    if (a.completed || a.stuck) break;
+    if (positions.length >= 3 && positions.every((p) => p === 'page')) break;
+  }
+  return positions;
+}
+
+// ---- leaving a suspect element (2.1.2) ----------------------------------------------------------
+
+/**
+ * Presses `key` up to `presses` times from where focus is, waiting after each press for the
+ * page's scripts, and returns where focus was each time.
+ */
+async function positionsAfter(page: Page, key: string, presses: number, tabbable: ReadonlySet<number>): Promise<FocusPos[]> {
+  const out: FocusPos[] = [];
+  for (let i = 0; i < presses; i++) {
+    await page.keyboard.press(key);
+    await probe(page, (k) => k.settle(40, 300));
+    out.push(await probe(page, (k) => k.here()));
+    if (out.at(-1) === 'page' || out.at(-1) === 'opaque') break;
+    const c = trailingCycle(out);
+    if (c && [...tabbable].some((id) => !c.members.includes(id))) break;
+    // Focus keeps moving to elements it had not been on: not going round a few.
+    if (new Set(out).size > 6) break;
+  }
+  return out;
+}
+
+export async function startAt(page: Page, id: number): Promise<void> {
+  await probe(page, (k, i: number) => k.focus(i, true), id);
+  await probe(page, (k) => k.settle(40, 300));
+}
+
+/** Tries to leave a suspect element with the standard keys and Escape; the loop focus stays in, or null. */
+export async function trappedAt(page: Page, id: number, tabbable: ReadonlySet<number>): Promise<{ cycle: Cycle; tried: string[] } | null> {
+  const tried: string[] = [];
+  let cycle: Cycle | null = null;
+  for (const [pre, key] of [[null, 'Tab'], [null, 'Shift+Tab'], ['Escape', 'Tab']] as const) {
+    await startAt(page, id);
+    if (pre) {
+      await page.keyboard.press(pre);
+      await probe(page, (k) => k.settle(40, 300));
+    }
+    const pos = await positionsAfter(page, key, PROBE_PRESSES, tabbable);
+    tried.push(pre ? `${pre} then ${key}` : key);
+    const j = judgeProbe(pos, tabbable);
+    debug('probe', id, pre, key, JSON.stringify(pos), j);
+    if (j.escaped) return null;
+    cycle ??= j.cycle;
+  }
+  return cycle ? { cycle, tried } : null;
+}
+
+/**
+ * Tries the keys the page names (`hints`) from `start`, one after another: the first that lets
+ * focus out of the loop (`members`, one round in `period` presses), alone or followed by Tab, or null.
+ */
+export async function freedByHints(page: Page, hints: readonly string[], start: number, members: readonly number[], period: number, tabbable: ReadonlySet<number>): Promise<string | null> {
+  for (const hint of hints) {
+    await startAt(page, start);
+    await page.keyboard.press(hint);
+    await probe(page, (k) => k.settle(40, 300));
+    const pos0 = await probe(page, (k) => k.here());
+    if (typeof pos0 !== 'number' || !members.includes(pos0)) return hint;
+    const after = await positionsAfter(page, 'Tab', period * 3 + 2, tabbable);
+    if (judgeProbe(after, tabbable).escaped) return `${hint} then Tab`;
+  }
+  return null;
+}
