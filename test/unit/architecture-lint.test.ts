@@ -42,4 +42,30 @@ describe('architecture lint', () => {
   it('keeps src/shared free of the processes and the database', async () => {
     expect(await problems('src/shared/x.ts', "import { findSite } from '../db/repositories/site.repository.ts';\nexport const f = findSite;\n")).toEqual([expect.stringContaining('src/shared is pure')]);
   });
+
+  it('keeps the database layer under everything but src/shared, type imports included', async () => {
+    expect(await problems('src/db/repositories/x.ts', "import type { Enricher } from '../../enrichment/enricher.ts';\nexport type E = Enricher;\n")).toEqual([
+      expect.stringContaining('src/db imports nothing above it'),
+    ]);
+    expect(await problems('src/db/repositories/x.ts', "import type { FindingDraft } from '../../shared/findings.ts';\nexport type F = FindingDraft;\n")).toEqual([]);
+  });
+
+  it('keeps reports, which the API loads, off the worker side', async () => {
+    expect(await problems('src/reports/x.ts', "import { DEFAULT_ENGINES } from '../audit/engines/index.ts';\nexport const e = DEFAULT_ENGINES;\n")).toEqual([
+      expect.stringContaining('src/reports is loaded by the API'),
+    ]);
+    expect(await problems('src/reports/x.ts', "import { FIX_GUIDES } from '../shared/rules/index.ts';\nexport const g = FIX_GUIDES;\n")).toEqual([]);
+  });
+
+  it('keeps the audit engine, discovery and enrichment from reaching back up to the activities', async () => {
+    expect(await problems('src/audit/x.ts', "import type { PageScanActivities } from '../activities/page-scan/index.ts';\nexport type A = PageScanActivities;\n")).toEqual([
+      expect.stringContaining('never import them'),
+    ]);
+  });
+
+  it('keeps the API off every part of the worker side', async () => {
+    for (const part of ['audit/scan-url.ts', 'enrichment/enricher.ts', 'discovery/urls.ts', 'workers/worker.ts']) {
+      expect(await problems('src/api/routes/x.ts', `import * as m from '../../${part}';\nexport const f = m;\n`), part).toHaveLength(1);
+    }
+  });
 });
