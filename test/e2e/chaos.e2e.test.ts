@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activityTimeouts, crawlInvariants } from '../helpers/crawl-invariants.ts';
-import { html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
+import { activityTimeouts, crawlInvariants } from '../support/crawl-invariants.ts';
+import { html, startStaticServer, type StaticServer } from '../support/static-server.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../helpers/test-env.ts';
 import { startWorkerProcess, type WorkerProcess } from '../helpers/worker-process.ts';
 
@@ -12,11 +12,11 @@ const GIF = 'R0lGODlhAQABAAAAACw=';
 
 describe('a crawl whose worker is killed three times', () => {
   let env: TestEnv;
-  let site: FixtureServer;
+  let site: StaticServer;
   let worker: WorkerProcess | undefined;
 
   beforeAll(async () => {
-    site = await startFixtureServer();
+    site = await startStaticServer();
     const links = Array.from({ length: PAGES - 1 }, (_, i) => `<li><a href="/p/${i + 1}">Article number ${i + 1}</a></li>`).join('');
     site.route('/', html(`<!doctype html><html lang="en"><title>Chaos index</title><main><h1>Index</h1><ul>${links}</ul></main></html>`));
     // Each page waits on a slow image, so kills land mid-scan.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
+import { html, startStaticServer, type StaticServer } from '../support/static-server.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../helpers/test-env.ts';
 
 const page = (title: string, body: string) =>
@@ -7,10 +7,10 @@ const page = (title: string, body: string) =>
 
 describe('checks that need the whole crawl: titles shared by many pages (2.4.2)', () => {
   let env: TestEnv;
-  let site: FixtureServer;
+  let site: StaticServer;
 
   beforeAll(async () => {
-    site = await startFixtureServer({
+    site = await startStaticServer({
       '/': html(page('Acme', 'Welcome to Acme')),
       '/a': html(page('Acme', 'The first Acme article')),
       '/b': html(page(' ACME ', 'The second Acme article')),

@@ -7,7 +7,7 @@ import { registerPage } from '../../src/db/repositories/crawl-page.repository.ts
 import { findSite } from '../../src/db/repositories/site.repository.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createTargetPolicy } from '../../src/security/target-policy.ts';
-import { html, startFixtureServer, type FixtureServer, type Handler } from '../helpers/fixture-server.ts';
+import { html, startStaticServer, type StaticServer, type Handler } from '../support/static-server.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../helpers/test-env.ts';
 
 const ENDED = ['completed', 'completed_partial', 'cancelled', 'failed'];
@@ -47,16 +47,16 @@ const redirect =
 
 describe('discovery that survives the real web', () => {
   let env: TestEnv;
-  let hostile: FixtureServer;
-  let shut: FixtureServer;
-  let moving: FixtureServer;
-  let failing: FixtureServer;
-  let broken: FixtureServer;
+  let hostile: StaticServer;
+  let shut: StaticServer;
+  let moving: StaticServer;
+  let failing: StaticServer;
+  let broken: StaticServer;
   let failDiscovery = false;
   const names: string[] = [];
-  const origins = new Map<FixtureServer, string>();
+  const origins = new Map<StaticServer, string>();
   /** The server's origin under a *.test host name. */
-  function named(server: FixtureServer, name: string): string {
+  function named(server: StaticServer, name: string): string {
     const origin = `http://${name}:${new URL(server.origin).port}`;
     names.push(`${name}:${new URL(server.origin).port}`);
     origins.set(server, origin);
@@ -66,7 +66,7 @@ describe('discovery that survives the real web', () => {
   beforeAll(async () => {
     // Each fixture under its own host name (sites are told apart by host name, not port); the
     // policy's resolver sends every *.test name to loopback.
-    hostile = await startFixtureServer();
+    hostile = await startStaticServer();
     const o = named(hostile, 'hostile.test');
     // robots.txt over 500 KiB: its first rules count, the rest is ignored.
     const robots = `User-agent: *\nDisallow: /private\nSitemap: ${o}/bomb.xml.gz\nSitemap: ${o}/cut.xml.gz\nSitemap: ${o}/stall.xml\nSitemap: ${o}/good.xml\n${'# padding\n'.repeat(60_000)}Disallow: /a\n`;
@@ -86,7 +86,7 @@ describe('discovery that survives the real web', () => {
       '/good.xml': raw('application/xml', sitemap(o, ['/from-sitemap'])),
     })) hostile.route(p, h);
 
-    shut = await startFixtureServer();
+    shut = await startStaticServer();
     const so = named(shut, 'shut.test');
     shut.route('/robots.txt', raw('text/plain', `User-agent: *\nAllow: /open\nDisallow: /\nSitemap: ${so}/sitemap.xml\n`));
     shut.route('/sitemap.xml', raw('application/xml', sitemap(so, ['/open', '/closed'])));
@@ -95,7 +95,7 @@ describe('discovery that survives the real web', () => {
     shut.route('/closed', page('Closed page'));
 
     // Served under the names site.test and www.site.test (the policy's resolver maps them here).
-    moving = await startFixtureServer();
+    moving = await startStaticServer();
     const port = new URL(moving.origin).port;
     const www = `http://www.site.test:${port}`;
     const host = (req: { headers: { host?: string } }) => (req.headers.host ?? '').split(':')[0];
@@ -106,7 +106,7 @@ describe('discovery that survives the real web', () => {
     });
     moving.route('/about', (req, res) => (host(req) === 'www.site.test' ? page('About')(req, res) : redirect(`${www}/about`)(req, res)));
 
-    failing = await startFixtureServer({
+    failing = await startStaticServer({
       '/': page('Fragile home'),
       // 2,500 images without alt text: more failing elements than a page keeps.
       '/many': html(`<!doctype html><html lang="en"><head><title>Many images</title></head><body><main><h1>Many</h1>${'<img src="/p.gif" width="1" height="1">'.repeat(2500)}</main></body></html>`),
@@ -114,7 +114,7 @@ describe('discovery that survives the real web', () => {
     named(failing, 'fragile.test');
 
     // Two pages and sixty broken links.
-    broken = await startFixtureServer({
+    broken = await startStaticServer({
       '/': page('Broken home', ['/real', ...Array.from({ length: 60 }, (_, i) => `/gone-${i}`)]),
       '/real': page('Real'),
     });

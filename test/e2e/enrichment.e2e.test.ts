@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractPageData } from '../../src/enrichment/prompt.ts';
-import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fake-openai.ts';
-import { html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
+import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai.ts';
+import { html, startStaticServer, type StaticServer } from '../support/static-server.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../helpers/test-env.ts';
 
 const ENDED = ['completed', 'completed_partial', 'failed', 'cancelled'];
@@ -22,12 +22,12 @@ const systemMessage = (body: any): string => body.messages.find((m: any) => m.ro
 
 describe('AI enrichment through an OpenAI-compatible endpoint (real SDK, real HTTP)', () => {
   let env: TestEnv;
-  let site: FixtureServer;
+  let site: StaticServer;
   let model: FakeOpenAi;
 
   beforeAll(async () => {
     model = await startFakeOpenAi();
-    site = await startFixtureServer({
+    site = await startStaticServer({
       ...Object.fromEntries(PAGES.map((p) => [p, html(templatePage(`Docs ${p}`, `<p>Content of ${p}.</p>`))])),
       '/rate-limited': html(templatePage('Rate limited', '<button id="nameless" type="button"></button>')),
       '/slow-model': html(templatePage('Slow model', '<select id="unnamed-select"><option>One</option></select>')),
@@ -147,7 +147,7 @@ describe('AI enrichment through an OpenAI-compatible endpoint (real SDK, real HT
 
   it("keeps each tenant's texts to itself: the same template on another site, and a single-page scan, pay their own calls", async () => {
     // The same pages on another host: every group key is the same as the first site's.
-    const twin = await startFixtureServer(Object.fromEntries(PAGES.map((p) => [p, html(templatePage(`Docs ${p}`, `<p>Content of ${p}.</p>`))])), '127.0.0.2');
+    const twin = await startStaticServer(Object.fromEntries(PAGES.map((p) => [p, html(templatePage(`Docs ${p}`, `<p>Content of ${p}.</p>`))])), { host: '127.0.0.2' });
     try {
       model.reset();
       const single = await scan2(`${twin.origin}/guide`);

@@ -5,9 +5,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertSingleScan } from '../../src/db/repositories/scan.repository.ts';
 import { freePort } from '../../temporal-dev/dev-server.ts';
-import { html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
+import { html, startStaticServer, type StaticServer } from '../support/static-server.ts';
 import { pdfInfo, pdfText, pdfToPng } from '../helpers/pdf-tools.ts';
-import { seedCrawlReport, type SeededCrawl } from '../helpers/seed-report.ts';
+import { seedCrawlReport, type SeededCrawl } from '../support/seed-report.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../helpers/test-env.ts';
 
 const ENDED = ['completed', 'completed_partial', 'failed', 'cancelled'];
@@ -80,12 +80,12 @@ function readToEnd(socket: Socket, waitMs: number): Promise<{ ended: boolean; te
 
 describe('report exports (PDF and Excel) through the API', () => {
   let env: TestEnv;
-  let site: FixtureServer;
+  let site: StaticServer;
   let version = 1;
   let closedPort: number;
 
   beforeAll(async () => {
-    site = await startFixtureServer({
+    site = await startStaticServer({
       '/': (req, res) =>
         html(
           page(

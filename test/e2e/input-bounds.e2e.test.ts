@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SELECTOR_LENGTH, MAX_TITLE_LENGTH } from '../../src/shared/limits.ts';
-import { html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
+import { html, startStaticServer, type StaticServer } from '../support/static-server.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../helpers/test-env.ts';
 
 const ENDED = ['completed', 'completed_partial', 'cancelled', 'failed'];
@@ -19,12 +19,12 @@ const doc = (title: string, body: string) =>
  */
 describe('lengths a scanned site decides', () => {
   let env: TestEnv;
-  let site: FixtureServer;
+  let site: StaticServer;
   let siteId: string;
   let crawl: any;
 
   beforeAll(async () => {
-    site = await startFixtureServer({
+    site = await startStaticServer({
       '/': html(doc('Home', `<p><a href="${LONG_PATH}">a very long link</a> <a href="/long-id">an element with a long id</a> <a href="/long-title">a long title</a></p>`)),
       '/long-id': html(doc('Long id', `<img src="${GIF}" id="${LONG_ID}" width="20" height="20"><img src="${GIF}" id="${LONG_ID}c" width="20" height="20">`)),
       '/long-title': html(doc(LONG_TITLE, '<p>Text.</p>')),
@@ -88,10 +88,10 @@ describe('lengths a scanned site decides', () => {
 
 describe('retention: the newest crawls of a site keep their page results', () => {
   let env: TestEnv;
-  let site: FixtureServer;
+  let site: StaticServer;
 
   beforeAll(async () => {
-    site = await startFixtureServer({
+    site = await startStaticServer({
       '/': html(doc('Home', `<p><a href="/two">Two</a></p><img src="${GIF}" id="logo" width="20" height="20">`)),
       '/two': html(doc('Two', '<p>Two.</p>')),
     });

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { FIXTURES, fixtureFile, html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
+import { html, startStaticServer, type StaticServer } from '../support/static-server.ts';
+import { FIXTURES, fixtureFile } from '../helpers/fixture-pages.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../helpers/test-env.ts';
 
 const ENDED = ['completed', 'completed_partial', 'failed', 'cancelled'];
@@ -58,10 +59,10 @@ function apply(source: string, issue: Issue, s: { action: Action; code: string }
 
 describe('offline fix texts, applied, fix the page (Chromium, Temporal, PostgreSQL)', () => {
   let env: TestEnv;
-  let site: FixtureServer;
+  let site: StaticServer;
 
   beforeAll(async () => {
-    site = await startFixtureServer({
+    site = await startStaticServer({
       '/offline-fixes': fixtureFile(PAGE),
       '/images/red-bicycle.png': (_req, res) => {
         res.writeHead(200, { 'content-type': 'image/gif' });

@@ -1,17 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../temporal-dev/dev-server.ts';
-import { fixtureFile, html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
+import { html, startStaticServer, type StaticServer } from '../support/static-server.ts';
+import { fixtureFile } from '../helpers/fixture-pages.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../helpers/test-env.ts';
 
 const ENDED = ['completed', 'completed_partial', 'failed', 'cancelled'];
 
 describe('single-page scans end to end (Temporal, PostgreSQL, Chromium)', () => {
   let env: TestEnv;
-  let site: FixtureServer;
+  let site: StaticServer;
   let closedPort: number;
 
   beforeAll(async () => {
-    site = await startFixtureServer({
+    site = await startStaticServer({
       '/barriers': fixtureFile('pages/barriers.html'),
       '/clean': fixtureFile('pages/clean.html'),
       '/slow-image.gif': async (_req, res) => {

@@ -9,7 +9,7 @@ import { SecretsKey } from '../../src/security/secrets.ts';
 import { sealSiteAuth } from '../../src/security/site-auth-seal.ts';
 import { summarizeSiteAuth, type SiteAuthSetup } from '../../src/shared/site-auth.ts';
 import { crawlWorkflowId, discoveryWorkflowId } from '../../src/shared/search-attributes.ts';
-import { html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.ts';
+import { html, startStaticServer, type StaticServer } from '../support/static-server.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../helpers/test-env.ts';
 
 const ENDED = ['completed', 'completed_partial', 'cancelled', 'failed'];
@@ -35,7 +35,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
 async function startLoginSite() {
   const sessions = new Set<string>();
   const stats = { logins: 0, failedLogins: 0 };
-  const server = await startFixtureServer();
+  const server = await startStaticServer();
   const sessionOf = (req: IncomingMessage) => /(?:^|;\s*)sid=([a-f0-9]+)/.exec(req.headers.cookie ?? '')?.[1];
   const loggedIn = (req: IncomingMessage) => {
     const sid = sessionOf(req);
@@ -119,22 +119,22 @@ function historyText(history: unknown): string {
 describe('login-protected sites', () => {
   let env: TestEnv;
   let site: Awaited<ReturnType<typeof startLoginSite>>;
-  let thirdParty: FixtureServer;
-  let headerSite: FixtureServer;
+  let thirdParty: StaticServer;
+  let headerSite: StaticServer;
   const thirdPartyHeaders: Array<Record<string, string | string[] | undefined>> = [];
   const headerSiteRequests: Array<{ path: string; token?: string; authorization?: string }> = [];
   let siteId: string;
 
   beforeAll(async () => {
     site = await startLoginSite();
-    thirdParty = await startFixtureServer({}, '127.0.0.3');
+    thirdParty = await startStaticServer({}, { host: '127.0.0.3' });
     thirdParty.route('/pixel.gif', (req, res) => {
       thirdPartyHeaders.push(req.headers);
       res.writeHead(200, { 'content-type': 'image/gif' });
       res.end(Buffer.from('R0lGODlhAQABAAAAACw=', 'base64'));
     });
     // Pages behind a preview token header and HTTP basic auth; each loads an image from another origin.
-    headerSite = await startFixtureServer({}, '127.0.0.2');
+    headerSite = await startStaticServer({}, { host: '127.0.0.2' });
     const guarded = (body: string) => (req: IncomingMessage, res: import('node:http').ServerResponse) => {
       headerSiteRequests.push({ path: req.url ?? '', token: req.headers['x-preview-token'] as string | undefined, authorization: req.headers.authorization });
       const basicOk = req.headers.authorization === `Basic ${Buffer.from(`stage:${BASIC_PASSWORD}`).toString('base64')}`;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaErrors } from '../helpers/sarif-schema.ts';
-import { html, startFixtureServer } from '../helpers/fixture-server.ts';
+import { html, startStaticServer } from '../support/static-server.ts';
 import { createNotifications } from '../../src/db/notifications.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../helpers/test-env.ts';
@@ -18,7 +18,7 @@ function startVersionedSite() {
   let version = 1;
   const page = (title: string, body: string) => `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
   const dyn = (render: () => string) => (req: Parameters<ReturnType<typeof html>>[0], res: Parameters<ReturnType<typeof html>>[1]) => html(render())(req, res);
-  return startFixtureServer({
+  return startStaticServer({
     '/': dyn(() =>
       page('Home', `<p><a href="/news">The news</a> and <a href="/form">the form</a>.</p>${version === 1 ? '<img src="/x.png" width="10" height="10">' : '<img src="/x.png" alt="Logo" width="10" height="10">'}`),
     ),

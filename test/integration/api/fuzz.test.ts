@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest } from '../../helpers/raw-http.ts';
-import { seedCrawlReport } from '../../helpers/seed-report.ts';
+import { seedCrawlReport } from '../../support/seed-report.ts';
 import { createTestEnv, type TestEnv } from '../../helpers/test-env.ts';
 
 /**

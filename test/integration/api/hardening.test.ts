@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTargetPolicy } from '../../../src/security/target-policy.ts';
 import { crawlWorkflowId } from '../../../src/shared/search-attributes.ts';
 import { rawRequest, type RawResponse } from '../../helpers/raw-http.ts';
-import { seedCrawlReport } from '../../helpers/seed-report.ts';
+import { seedCrawlReport } from '../../support/seed-report.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../../helpers/test-env.ts';
 
 function expectRawProblem(res: RawResponse, status: number, code: string) {

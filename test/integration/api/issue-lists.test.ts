@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedCrawlReport, type SeededCrawl } from '../../helpers/seed-report.ts';
+import { seedCrawlReport, type SeededCrawl } from '../../support/seed-report.ts';
 import { createTestEnv, type TestEnv } from '../../helpers/test-env.ts';
 
 /**

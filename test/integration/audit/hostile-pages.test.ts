@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBrowserProvider, resolveChromiumPath, type BrowserProvider } from '../../../src/audit/session/browser-provider.ts';
 import { scanUrl, type ScanUrlResult } from '../../../src/audit/scan-url.ts';
 import { createTargetPolicy, type TargetPolicy } from '../../../src/security/target-policy.ts';
-import { html, startFixtureServer, type FixtureServer, type Handler } from '../../helpers/fixture-server.ts';
+import { html, startStaticServer, type StaticServer, type Handler } from '../../support/static-server.ts';
 
 // Pages that try to hold a scan slot for ever or break the scanner, each scanned through the
 // production path (egress proxy included) in real Chromium. Each ends in a scan or a clear page
@@ -16,12 +16,12 @@ const plain = (title: string, extra = '') =>
 const hang: Handler = (req) => new Promise<void>((resolve) => req.on('close', () => resolve()));
 
 describe('hostile pages end in a scan or a clear page error, and the next page scans', () => {
-  let server: FixtureServer;
+  let server: StaticServer;
   let browser: BrowserProvider;
   let policy: TargetPolicy;
 
   beforeAll(async () => {
-    server = await startFixtureServer({
+    server = await startStaticServer({
       '/plain': html(plain('A plain page')),
       '/hang': hang,
       '/never-loads': html(plain('Never loads', '<link rel="stylesheet" href="/hang">').replace('<p>', '<img src="/hang" alt="A picture"><p>')),

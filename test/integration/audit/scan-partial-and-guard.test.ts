@@ -3,15 +3,16 @@ import { createBrowserProvider, resolveChromiumPath, type BrowserProvider } from
 import { scanUrl } from '../../../src/audit/scan-url.ts';
 import { createTargetPolicy } from '../../../src/security/target-policy.ts';
 import { freePort } from '../../../temporal-dev/dev-server.ts';
-import { fixtureFile, html, startFixtureServer, type FixtureServer } from '../../helpers/fixture-server.ts';
+import { html, startStaticServer, type StaticServer } from '../../support/static-server.ts';
+import { fixtureFile } from '../../helpers/fixture-pages.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../../helpers/test-env.ts';
 
 describe('a scan whose enrichment fails', () => {
   let env: TestEnv;
-  let site: FixtureServer;
+  let site: StaticServer;
   let attempts = 0;
   beforeAll(async () => {
-    site = await startFixtureServer({ '/barriers': fixtureFile('pages/barriers.html') });
+    site = await startStaticServer({ '/barriers': fixtureFile('pages/barriers.html') });
     env = await createTestEnv({
       overrides: {
         ai: {
@@ -51,14 +52,14 @@ describe('a scan whose enrichment fails', () => {
 
 describe('a crawl whose enrichment fails', () => {
   let env: TestEnv;
-  let site: FixtureServer;
+  let site: StaticServer;
   beforeAll(async () => {
-    site = await startFixtureServer(
+    site = await startStaticServer(
       {
         '/': html('<!doctype html><html lang="en"><title>Home</title><main><h1>Home</h1><p>See <a href="/barriers">the barriers page</a>.</p></main></html>'),
         '/barriers': fixtureFile('pages/barriers.html'),
       },
-      '127.0.0.7',
+      { host: '127.0.0.7' },
     );
     env = await createTestEnv({
       overrides: { ai: { enrichCrawlPage: async () => Promise.reject(new Error('the enrichment model is unreachable')) } },
@@ -86,11 +87,11 @@ describe('a crawl whose enrichment fails', () => {
 
 describe('the browser obeys the target policy (SSRF guard)', () => {
   let browser: BrowserProvider;
-  let site: FixtureServer;
-  let secret: FixtureServer;
+  let site: StaticServer;
+  let secret: StaticServer;
   beforeAll(async () => {
-    secret = await startFixtureServer({ '/secret': html('<!doctype html><title>secret</title><p>internal</p>'), '/pixel.gif': html('x') });
-    site = await startFixtureServer({
+    secret = await startStaticServer({ '/secret': html('<!doctype html><title>secret</title><p>internal</p>'), '/pixel.gif': html('x') });
+    site = await startStaticServer({
       '/public': html(`<!doctype html><html lang="en"><title>Public</title><main><h1>Public</h1>
         <img src="${secret.origin}/pixel.gif" alt="x"><img src="http://169.254.169.254/latest/meta-data/" alt="y">
         <script>fetch('${secret.origin}/secret').catch(() => {}); new Image().src = '${secret.origin}/pixel.gif?js';</script>

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevServer, type DevServer } from '../../../temporal-dev/dev-server.ts';
-import { html, startFixtureServer, type FixtureServer } from '../../helpers/fixture-server.ts';
+import { html, startStaticServer, type StaticServer } from '../../support/static-server.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../../helpers/test-env.ts';
 import { startWorkerProcess, type WorkerProcess } from '../../helpers/worker-process.ts';
 
@@ -12,8 +12,8 @@ const GIF = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
  * A site of `n` pages on its own loopback address (sites are told apart by host name), each page
  * with one barrier; `slowMs` delays an image so that a page takes that long to load.
  */
-async function manyPageSite(host: string, n: number, slowMs = 0): Promise<FixtureServer> {
-  const server = await startFixtureServer({}, host);
+async function manyPageSite(host: string, n: number, slowMs = 0): Promise<StaticServer> {
+  const server = await startStaticServer({}, { host });
   const links = Array.from({ length: n }, (_, i) => `<a href="/p/${i + 1}">article number ${i + 1}</a>`).join(', ');
   server.route('/', html(`<!doctype html><html lang="en"><title>Index</title><main><h1>Index</h1><p>Read ${links}.</p></main></html>`));
   server.route('/slow.gif', async (_req, res) => {
@@ -35,7 +35,7 @@ describe('crawls that roll over, get cancelled, or lose their worker', () => {
   let temporal: DevServer;
   let env: TestEnv;
   let worker: WorkerProcess;
-  const sites: FixtureServer[] = [];
+  const sites: StaticServer[] = [];
 
   beforeAll(async () => {
     // A server that suggests continue-as-new after 200 history events, so a small crawl must roll over.

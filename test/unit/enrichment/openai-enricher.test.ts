@@ -5,7 +5,7 @@ import { cacheNamespace, createOpenAiEnricher, redactSecrets, type OpenAiEnriche
 import { ANSWER_LIMITS, PAGE_DATA_CLOSE, PAGE_DATA_OPEN, PROMPT_VERSION, extractPageData } from '../../../src/enrichment/prompt.ts';
 import type { FindingRecord } from '../../../src/shared/findings.ts';
 import { FAILURE_TYPES } from '../../../src/shared/contracts.ts';
-import { startFakeOpenAi, type FakeOpenAi } from '../../helpers/fake-openai.ts';
+import { startFakeOpenAi, type FakeOpenAi } from '../../support/fake-openai.ts';
 
 const API_KEY = 'sk-test-SECRET-0123456789abcdefXYZ';
 const MODEL = 'gpt-test';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeEngine } from '../../../../src/audit/engines/axe/axe.engine.ts';
-import { html } from '../../../helpers/fixture-server.ts';
+import { html } from '../../../support/static-server.ts';
 import { ofRule, openFixtureScanner, type FixtureScanner, type ScannedResult } from '../../../helpers/scan-fixture.ts';
 
 let scanner: FixtureScanner;

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createBrowserProvider, launchPlans, resolveChromiumPath, type BrowserProvider } from '../../../../src/audit/session/browser-provider.ts';
 import { startEgressProxy } from '../../../../src/audit/session/egress-proxy.ts';
 import { createTargetPolicy } from '../../../../src/security/target-policy.ts';
-import { processTree } from '../../../helpers/process-tree.ts';
+import { processTree } from '../../../support/process-tree.ts';
 
 /**
  * This test process's own Chromium processes (other tests and benches may run Chromium on the

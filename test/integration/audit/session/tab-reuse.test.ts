@@ -5,9 +5,10 @@ import type { ScanEngine } from '../../../../src/audit/engines/index.ts';
 import { scanUrl, type ScanUrlResult } from '../../../../src/audit/scan-url.ts';
 import { createTabPool, TabCrashedError, type TabPool } from '../../../../src/audit/session/tab-pool.ts';
 import { createTargetPolicy, type TargetPolicy } from '../../../../src/security/target-policy.ts';
-import { fixtureFile, html, startFixtureServer, type FixtureServer } from '../../../helpers/fixture-server.ts';
+import { html, startStaticServer, type StaticServer } from '../../../support/static-server.ts';
+import { fixtureFile } from '../../../helpers/fixture-pages.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../../../helpers/test-env.ts';
-import { commandLine, processTree } from '../../../helpers/process-tree.ts';
+import { commandLine, processTree } from '../../../support/process-tree.ts';
 
 const ENDED = ['completed', 'completed_partial', 'cancelled', 'failed'];
 
@@ -57,7 +58,7 @@ function lastRendererId(): number {
 const NOTHING = { cookie: '', local: 0, session: 0, databases: [], caches: [], workers: 0 };
 
 describe('one tab per slot and crawl, navigated from page to page', () => {
-  let server: FixtureServer;
+  let server: StaticServer;
   let browser: BrowserProvider;
   let policy: TargetPolicy;
   const cookiesSeen: Array<string | undefined> = [];
@@ -69,7 +70,7 @@ describe('one tab per slot and crawl, navigated from page to page', () => {
   };
 
   beforeAll(async () => {
-    server = await startFixtureServer({
+    server = await startStaticServer({
       '/litter': (_req, res) => {
         res.writeHead(200, { 'content-type': 'text/html', 'set-cookie': 'header_cookie=1; Path=/; Max-Age=3600' });
         res.end(LITTERING);
@@ -218,7 +219,7 @@ describe('one tab per slot and crawl, navigated from page to page', () => {
 
 describe('a crawl whose pages crash their tab', () => {
   let env: TestEnv;
-  let site: FixtureServer;
+  let site: StaticServer;
   const crashes = new Map<string, number>();
 
   beforeAll(async () => {
@@ -237,7 +238,7 @@ describe('a crawl whose pages crash their tab', () => {
       },
     };
     env = await createTestEnv({ scanEngines: [axeEngine, crasher] });
-    site = await startFixtureServer({
+    site = await startStaticServer({
       '/': html('<!doctype html><html lang="en"><title>Home</title><main><h1>Home</h1><a href="/once">Once</a> <a href="/always">Always</a> <a href="/fine">Fine</a></main></html>'),
       '/once': html('<!doctype html><html lang="en"><title>Once</title><main><h1>Once</h1><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" id="no-alt"></main></html>'),
       '/always': html('<!doctype html><html lang="en"><title>Always</title><main><h1>Always</h1></main></html>'),

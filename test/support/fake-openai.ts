@@ -1,5 +1,5 @@
 /**
- * A fake OpenAI-compatible API on loopback, for tests: `POST <base>/chat/completions` (base `/v1`
+ * A fake OpenAI-compatible API on loopback, for tests and benches (test/support: shared by test/ and bench/): `POST <base>/chat/completions` (base `/v1`
  * or none) and `GET <base>/models`. Every request is recorded; each chat completion is answered by
  * the next scripted behaviour, or by the default one: a valid structured answer built from the
  * request's `<page-data>` block, so tests can see which group it was for.

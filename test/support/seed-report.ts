@@ -2,6 +2,7 @@
  * Seeds an ended crawl straight into the database, as finalization leaves it: pages, their scans,
  * findings, site issues with status history, a previous crawl and issues this crawl fixed. Used by
  * the export tests and by bench/reports.bench.ts (50,000 issues on 2,000 pages) without crawling.
+ * (test/support: shared by test/ and bench/.)
  */
 import { sql } from 'kysely';
 import type { Database } from '../../src/db/database.ts';

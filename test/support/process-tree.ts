@@ -1,3 +1,4 @@
+// Processes under a pid and their CPU time (Linux /proc), for tests and benches (test/support: shared by test/ and bench/).
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** `pid` and all its descendants (Linux /proc), `pid` first. */

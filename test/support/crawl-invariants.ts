@@ -1,3 +1,4 @@
+// What every crawl must look like after faults; checked by the chaos test and bench (test/support: shared by test/ and bench/).
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../src/db/schema.ts';
 
