@@ -16,7 +16,7 @@ import { createTargetPolicy } from '../../src/security/target-policy.ts';
 import { buildActMap, type Finding, type Outcome } from './scoring.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..', '..');
-const ENGINES_DIR = path.join(REPO, 'src', 'activities', 'browser', 'engines');
+const ENGINES_DIR = path.join(REPO, 'src', 'audit', 'engines');
 
 export interface EngineRunSummary {
   engine: string;
@@ -93,8 +93,8 @@ function actRulesExport(mod: Record<string, unknown>): Array<[string, string[]]>
 
 /**
  * The engines to run and every engine rule's declared ACT rules: axe-core's `actIds`, plus an
- * optional `export const ACT_RULES: Record<ruleId, actRuleId[]>` in any engine module (or in
- * `custom-rules.ts`, for the service's rules that run inside axe).
+ * optional `export const ACT_RULES: Record<ruleId, actRuleId[]>` in any module under src/audit/engines
+ * (engines and their helpers, such as the link rules that run inside axe).
  * `only` keeps the default engines with those ids; `extraModules` adds every engine exported by
  * those files (for trying an engine before it is registered).
  */
@@ -103,10 +103,10 @@ export async function loadEngines(opts: { only?: string[]; extraModules?: string
   const declarations: Array<Iterable<readonly [string, readonly string[]]>> = [axeCoreRules().actIds];
   const declaredBy: string[] = [];
   const files = [
-    ...readdirSync(ENGINES_DIR)
+    ...readdirSync(ENGINES_DIR, { recursive: true, encoding: 'utf8' })
       .filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts'))
+      .sort()
       .map((f) => path.join(ENGINES_DIR, f)),
-    path.join(REPO, 'src', 'activities', 'browser', 'custom-rules.ts'),
   ];
   for (const file of files) {
     try {
