@@ -16,7 +16,7 @@ import { Client, Connection } from '@temporalio/client';
 import { createDb } from '../src/db/database.ts';
 import { startEmbeddedPostgres, type EmbeddedPg } from '../src/db/embedded.ts';
 import { freePort } from '../temporal-dev/dev-server.ts';
-import { activityTimeouts, crawlInvariants } from '../test/helpers/crawl-invariants.ts';
+import { activityTimeouts, crawlInvariants } from '../test/support/crawl-invariants.ts';
 import { findProcess, startStack } from './stack.ts';
 
 const { values } = parseArgs({

@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { pageOf } from './generated-site.ts';
-import { processTree } from '../test/helpers/process-tree.ts';
+import { processTree } from '../test/support/process-tree.ts';
 import { pssMb, rssMb, startStack } from './stack.ts';
 
 const mb = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, Math.round(v)]));

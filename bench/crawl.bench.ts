@@ -19,12 +19,12 @@ import { scanUrl } from '../src/audit/scan-url.ts';
 import { createTargetPolicy } from '../src/security/target-policy.ts';
 import { AXE_WCAG_TAGS } from '../src/shared/wcag.ts';
 import { startStack } from './stack.ts';
-import { serveFolder } from './static-server.ts';
+import { startStaticServer } from '../test/support/static-server.ts';
 
 const maxPages = Number(process.argv[2] ?? 1000);
 const concurrency = Number(process.env.PAGE_SCAN_CONCURRENCY ?? 3);
 const corpus = path.resolve('..', 'shared', 'corpora', 'ipython-docs', 'site');
-const { origin, server } = await serveFolder(corpus, { rootRedirect: '/3/index.html' });
+const { origin, close: closeCorpus } = await startStaticServer({}, { root: corpus, rootRedirect: '/3/index.html' });
 const host = new URL(origin).host;
 
 interface PipelineRun {
@@ -129,7 +129,7 @@ const serviceScan = (engines: readonly ScanEngine[]) => async (browser: Browser)
 };
 const scanAll = await rawLoop('service scan, every engine, no Temporal or database', direct.urls, serviceScan(DEFAULT_ENGINES));
 const scanAxe = await rawLoop('service scan, axe engine only, no Temporal or database', direct.urls, serviceScan(DEFAULT_ENGINES.filter((e) => e.id === 'axe')));
-server.close();
+await closeCorpus();
 const fastest = Math.max(fresh, reuse);
 console.log(`ratio pipeline/fastest raw loop: loopback ${(direct.rate / fastest).toFixed(2)}, egress proxy ${(proxied.rate / fastest).toFixed(2)}`);
 console.log(

@@ -7,13 +7,13 @@ import path from 'node:path';
 import { describeFinding } from '../src/enrichment/offline-enricher.ts';
 import { createDb } from '../src/db/database.ts';
 import { findingFromRow } from '../src/db/repositories/records.ts';
-import { startFakeOpenAi } from '../test/helpers/fake-openai.ts';
+import { startFakeOpenAi } from '../test/support/fake-openai.ts';
 import { startStack } from './stack.ts';
-import { serveFolder } from './static-server.ts';
+import { startStaticServer } from '../test/support/static-server.ts';
 
 const maxPages = Number(process.argv[2] ?? 1000);
 const corpus = path.resolve('..', 'shared', 'corpora', 'ipython-docs', 'site');
-const { origin, server } = await serveFolder(corpus, { rootRedirect: '/3/index.html' });
+const { origin, close: closeCorpus } = await startStaticServer({}, { root: corpus, rootRedirect: '/3/index.html' });
 const model = await startFakeOpenAi();
 const stack = await startStack('bench-enrichment', {
   MAX_CRAWL_PAGES: String(Math.max(maxPages, 1000)),
@@ -57,5 +57,5 @@ try {
   await db.destroy();
   await stack.stop();
   await model.close();
-  server.close();
+  await closeCorpus();
 }

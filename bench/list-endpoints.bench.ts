@@ -10,8 +10,8 @@
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { createDb } from '../src/db/database.ts';
-import { seedCrawlReport } from '../test/helpers/seed-report.ts';
-import { cpuSeconds, processTree } from '../test/helpers/process-tree.ts';
+import { seedCrawlReport } from '../test/support/seed-report.ts';
+import { cpuSeconds, processTree } from '../test/support/process-tree.ts';
 import { startStack } from './stack.ts';
 
 const rate = Number(process.argv[2] ?? 200);

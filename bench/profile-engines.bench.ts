@@ -13,8 +13,8 @@ import { DEFAULT_ENGINES } from '../src/audit/engines/index.ts';
 import { scanUrl } from '../src/audit/scan-url.ts';
 import { createTargetPolicy } from '../src/security/target-policy.ts';
 import { pageOf } from './generated-site.ts';
-import { commandLine, cpuSeconds, processTree } from '../test/helpers/process-tree.ts';
-import { serveFolder } from './static-server.ts';
+import { commandLine, cpuSeconds, processTree } from '../test/support/process-tree.ts';
+import { startStaticServer } from '../test/support/static-server.ts';
 
 const count = Number(process.argv[2] ?? 60);
 const slots = Number(process.argv[3] ?? 1);
@@ -24,7 +24,7 @@ const engines = only ? DEFAULT_ENGINES.filter((e) => e.id === 'axe' || only.incl
 // SITE=generated: the small generated pages of bench:scale instead of the documentation corpus.
 const generated = process.env.SITE === 'generated';
 const corpus = path.resolve('..', 'shared', 'corpora', 'ipython-docs', 'site');
-const { origin, server } = generated ? await serveGenerated() : await serveFolder(corpus, { rootRedirect: '/3/index.html' });
+const { origin, server } = generated ? await serveGenerated() : await startStaticServer({}, { root: corpus, rootRedirect: '/3/index.html' });
 const files = generated ? Array.from({ length: count }, (_, i) => `p/${i + 1}`) : (readdirSync(corpus, { recursive: true }) as string[]).filter((f) => f.endsWith('.html')).sort();
 const step = Math.max(1, Math.floor(files.length / count));
 const urls = files.filter((_, i) => i % step === 0).slice(0, count).map((f) => `${origin}/${f.split(path.sep).join('/')}`);

@@ -4,7 +4,7 @@
 // API process's RSS growth and the /healthz latencies. Asserts nothing.
 //   node bench/reports.bench.ts [pages=2000] [issuesPerPage=25]
 import { createDb } from '../src/db/database.ts';
-import { seedCrawlReport } from '../test/helpers/seed-report.ts';
+import { seedCrawlReport } from '../test/support/seed-report.ts';
 import { rssMb, startStack } from './stack.ts';
 
 const pages = Number(process.argv[2] ?? 2000);

@@ -18,7 +18,7 @@ import {
 } from './scoring.ts';
 import { engineTimings, printEngineErrors, printGoals, printTimings, shorten, table } from './report.ts';
 import type { PageScan, Scanner } from './runner.ts';
-import { serveStatic } from './static-server.ts';
+import { startStaticServer } from '../../test/support/static-server.ts';
 
 export const ACT_SITE = path.resolve(import.meta.dirname, '..', '..', '..', 'shared', 'corpora', 'act-rules', 'site');
 const TESTCASES = path.join(ACT_SITE, 'WAI', 'content-assets', 'wcag-act-rules', 'testcases.json');
@@ -80,7 +80,7 @@ export interface ActReport {
 
 export async function runAct(opts: { scanner: Scanner; onlyRules?: string[]; actMap: ActMap; axeCoreIds: ReadonlySet<string>; engineIds: string[]; verbose: boolean }): Promise<ActReport> {
   const { cases, rules } = loadActCases(opts.onlyRules);
-  const site = await serveStatic(ACT_SITE);
+  const site = await startStaticServer({}, { root: ACT_SITE });
   const t0 = performance.now();
   let scans: PageScan[];
   try {

@@ -6,7 +6,7 @@ import { viewsOf } from './act.ts';
 import { engineTimings, printEngineErrors, printGoals, printTimings, shorten, table } from './report.ts';
 import type { PageScan, Scanner } from './runner.ts';
 import { barrierVerdict, type BarrierVerdict, type Finding, type Goal } from './scoring.ts';
-import { serveStatic, urlPath } from './static-server.ts';
+import { startStaticServer, urlPath } from '../../test/support/static-server.ts';
 
 const GDS = path.resolve(import.meta.dirname, '..', '..', '..', 'shared', 'corpora', 'gds-audit');
 const TEMPLATE = '_harness/template-baseline.html';
@@ -46,7 +46,7 @@ function tally(vs: readonly BarrierVerdict[]): Tally {
 export async function runGds(opts: { scanner: Scanner; axeCoreIds: ReadonlySet<string>; engineIds: string[]; verbose: boolean }): Promise<GdsReport> {
   const barriers = JSON.parse(readFileSync(path.join(GDS, 'barriers.json'), 'utf8')) as Barrier[];
   const pages = [...new Set([TEMPLATE, ...barriers.flatMap((b) => [b.page, ...b.linked_example_pages])])];
-  const site = await serveStatic(path.join(GDS, 'site'));
+  const site = await startStaticServer({}, { root: path.join(GDS, 'site') });
   const t0 = performance.now();
   let scans: PageScan[];
   try {

@@ -6,7 +6,7 @@ import { viewsOf } from './act.ts';
 import { engineTimings, printEngineErrors, printGoals, printTimings, table } from './report.ts';
 import type { PageScan, Scanner } from './runner.ts';
 import { tallyContrast, type ContrastTally, type Goal } from './scoring.ts';
-import { serveStatic, urlPath } from './static-server.ts';
+import { startStaticServer, urlPath } from '../../test/support/static-server.ts';
 
 const SITE = path.resolve(import.meta.dirname, '..', '..', '..', 'shared', 'corpora', 'ipython-docs', 'site');
 const CONTRAST = '1.4.3';
@@ -35,7 +35,7 @@ function htmlFiles(dir: string, base: string): string[] {
 export async function runIpython(opts: { scanner: Scanner; axeCoreIds: ReadonlySet<string>; limit?: number; verbose: boolean }): Promise<IpythonReport> {
   let files = htmlFiles(path.join(SITE, '3'), SITE).sort();
   if (opts.limit && opts.limit > 0) files = files.slice(0, opts.limit);
-  const site = await serveStatic(SITE);
+  const site = await startStaticServer({}, { root: SITE });
   const t0 = performance.now();
   let scans: PageScan[];
   try {

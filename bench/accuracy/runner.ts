@@ -93,8 +93,8 @@ function actRulesExport(mod: Record<string, unknown>): Array<[string, string[]]>
 
 /**
  * The engines to run and every engine rule's declared ACT rules: axe-core's `actIds`, plus an
- * optional `export const ACT_RULES: Record<ruleId, actRuleId[]>` in any engine module (or in
- * `custom-rules.ts`, for the service's rules that run inside axe).
+ * optional `export const ACT_RULES: Record<ruleId, actRuleId[]>` in any module under src/audit/engines
+ * (engines and their helpers, such as the link rules that run inside axe).
  * `only` keeps the default engines with those ids; `extraModules` adds every engine exported by
  * those files (for trying an engine before it is registered).
  */

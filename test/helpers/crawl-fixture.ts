@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { html, startFixtureServer, type FixtureServer } from './fixture-server.ts';
+import { html, startStaticServer, type StaticServer } from '../support/static-server.ts';
 
 /** Versions of the fixture site: v2 fixes one barrier and adds another; v3 is v1 again. */
 export type SiteVersion = 1 | 2 | 3;
@@ -15,9 +15,9 @@ const GIF = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
  * a known page, a PDF, mailto: and tel: links, a page that never answers, an endless query-string
  * calendar, a 404, and a barrier inserted by script.
  */
-export async function startCrawlFixture(): Promise<FixtureServer & { setVersion(v: SiteVersion): void }> {
+export async function startCrawlFixture(): Promise<StaticServer & { setVersion(v: SiteVersion): void }> {
   let version: SiteVersion = 1;
-  const server = await startFixtureServer();
+  const server = await startStaticServer();
   const origin = () => server.origin;
   const dyn = (render: () => string) => (req: Parameters<ReturnType<typeof html>>[0], res: Parameters<ReturnType<typeof html>>[1]) => html(render())(req, res);
 

@@ -3,7 +3,7 @@ import type { FindingDraft } from '../../src/shared/findings.ts';
 import type { ScanEngine } from '../../src/audit/engines/index.ts';
 import { scanUrl, type ScanUrlResult } from '../../src/audit/scan-url.ts';
 import { createTargetPolicy } from '../../src/security/target-policy.ts';
-import { html, startFixtureServer, type FixtureServer } from './fixture-server.ts';
+import { html, startStaticServer, type StaticServer } from '../support/static-server.ts';
 
 export type ScannedResult = Extract<ScanUrlResult, { kind: 'scanned' }>;
 
@@ -16,14 +16,14 @@ export interface FixtureScanner {
   /** Serves `body` at a fresh path and scans it; `engines` defaults to the production set. */
   scan(body: string, opts?: { engines?: readonly ScanEngine[]; path?: string }): Promise<ScannedResult>;
   /** Adds more pages (e.g. a link target) to the server. */
-  server: FixtureServer;
+  server: StaticServer;
   close(): Promise<void>;
 }
 
 let counter = 0;
 
 export async function openFixtureScanner(): Promise<FixtureScanner> {
-  const server = await startFixtureServer();
+  const server = await startStaticServer();
   const browser: BrowserProvider = createBrowserProvider({ executablePath: resolveChromiumPath(process.env.CHROMIUM_PATH) });
   const policy = createTargetPolicy({ allowPrivate: true });
   return {

@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeEngine } from '../../../../src/audit/engines/axe/axe.engine.ts';
+import { structureEngine } from '../../../../src/audit/engines/structure/structure.engine.ts';
+import { STRUCTURE_GUIDES as GUIDES } from '../../../../src/shared/rules/structure.ts';
+import { ofRule, openFixtureScanner, type FixtureScanner, type ScannedResult } from '../../../helpers/scan-fixture.ts';
+
+let scanner: FixtureScanner;
+beforeAll(async () => {
+  scanner = await openFixtureScanner();
+});
+afterAll(async () => {
+  await scanner?.close();
+});
+
+const page = (body: string, head = '') =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Structure fixture</title><style>body{font:16px/1.5 sans-serif}${head}</style></head><body><main>${body}</main></body></html>`;
+
+const scan = (body: string, head = '') => scanner.scan(page(body, head), { engines: [structureEngine] });
+
+/** The findings of a rule, by selector. */
+function at(result: ScannedResult, ruleId: string): Record<string, string> {
+  return Object.fromEntries(ofRule(result, ruleId).map((f) => [f.elementSelector, f.type]));
+}
+
+const DATA_ROWS = '<tr><td>Jackie</td><td>5</td><td>April 5</td></tr><tr><td>Beth</td><td>8</td><td>January 14</td></tr>';
+
+describe('structure engine: tables', () => {
+  it('finds data tables without header cells, and leaves tables with headers or no data alone', async () => {
+    const r = await scan(`
+      <table id="thead-td"><thead><tr><td>Name</td><td>Age</td><td>Birthday</td></tr></thead><tbody>${DATA_ROWS}</tbody></table>
+      <table id="bold-row"><tr><td><b>Name</b></td><td><b>Age</b></td><td><b>Birthday</b></td></tr>${DATA_ROWS}</table>
+      <table id="numbers"><tr><td>Item</td><td>Q1</td><td>Q2</td></tr><tr><td>Lunch</td><td>6.99</td><td>7.50</td></tr><tr><td>Tea</td><td>1.20</td><td>1.30</td></tr></table>
+      <table id="with-th"><thead><tr><th>Name</th><th>Age</th><th>Birthday</th></tr></thead><tbody>${DATA_ROWS}</tbody></table>
+      <table id="role-cols"><thead><tr><td role="columnheader">Name</td><td role="columnheader">Age</td><td role="columnheader">Birthday</td></tr></thead><tbody>${DATA_ROWS}</tbody></table>
+      <table id="presentational" role="presentation"><thead><tr><td>Name</td><td>Age</td><td>Birthday</td></tr></thead><tbody>${DATA_ROWS}</tbody></table>
+      <table id="one-cell"><tr><td>12:00</td></tr></table>
+      <table id="plain-grid"><tr><td>Apples</td><td>Pears</td></tr><tr><td>Plums</td><td>Figs</td></tr><tr><td>Kiwis</td><td>Limes</td></tr></table>
+    `);
+    expect(at(r, 'table-no-headers')).toEqual({ '#thead-td': 'confirmed', '#bold-row': 'needs_review', '#numbers': 'needs_review' });
+    const f = ofRule(r, 'table-no-headers').find((x) => x.elementSelector === '#thead-td')!;
+    expect(f.wcagCriterion).toBe('1.3.1');
+    expect(f.failureSummary).toContain('3 rows × 3 columns');
+    expect(f.helpUrl).toContain('info-and-relationships');
+  });
+
+  it('finds layout tables with data markup, layout tables to check, nested data tables and empty header cells', async () => {
+    const layout = (id: string, extra: string, attrs = '') =>
+      `<table id="${id}" ${attrs}>${extra}<tr><td><ul><li><a href="#a">Home</a></li><li><a href="#b">About us</a></li></ul></td><td><h2>Welcome</h2><p>Who we are and what we do.</p></td></tr></table>`;
+    const r = await scan(`
+      ${layout('layout-th', '<tr><th>Menu</th><th>Content</th></tr>')}
+      ${layout('layout-plain', '')}
+      ${layout('layout-presentation', '<tr><th>Menu</th><th>Content</th></tr>', 'role="presentation"')}
+      <table id="outer"><tr><th>Item</th><th>Cost</th></tr><tr><th>Holiday
+        <table id="inner"><tr><th>Item</th><th>Cost</th></tr><tr><td>Travel</td><td>£109.99</td></tr></table></th><td>£609.98</td></tr></table>
+      <table id="corner"><tr><th id="empty-th"></th><th scope="col">Age</th></tr><tr><th scope="row">Jackie</th><td>5</td></tr></table>
+      <table id="corner-ok"><tr><th id="hidden-text-th"><span style="position:absolute;clip:rect(0 0 0 0)">Name</span></th><th scope="col">Age</th></tr><tr><th scope="row">Beth</th><td>8</td></tr></table>
+      <table id="corner-td"><tr><td></td><th scope="col">Age</th></tr><tr><th scope="row">Beth</th><td>8</td></tr></table>
+    `);
+    expect(at(r, 'layout-table-semantics')).toEqual({ '#layout-th': 'needs_review' });
+    expect(at(r, 'layout-table')).toEqual({ '#layout-plain': 'needs_review' });
+    expect(ofRule(r, 'layout-table')[0]!.wcagCriterion).toBe('1.3.2');
+    expect(at(r, 'table-nested')).toEqual({ '#inner': 'needs_review' });
+    expect(at(r, 'table-empty-header')).toEqual({ '#empty-th': 'needs_review' });
+  });
+});
+
+describe('structure engine: headings and lists', () => {
+  it('finds text styled as a heading that is not one', async () => {
+    const r = await scan(
+      `
+      <div id="fake" class="fake-heading">Fake Heading</div>
+      <p>This paragraph is preceded by a div that is styled to look like a heading.</p>
+      <h2 id="real" class="fake-heading">Real Heading</h2>
+      <p>This paragraph is preceded by a real heading, which is what we want here.</p>
+      <p id="lead"><strong>Note</strong></p>
+      <p>Bold text of body size leading a paragraph is emphasis, not necessarily a heading.</p>
+      <p id="quote" class="big">We had a great time at the fair this year and we will be back soon with friends and family.</p>
+      <p>A long line in a large font is a pull quote or an intro, not a heading.</p>
+      <nav><div id="nav-title" class="fake-heading">Site menu</div><p>Links to every part of the site are listed here.</p></nav>
+      <p id="small-print-lead">Terms</p>
+      <p class="small">The terms and conditions in small print follow this line and are long.</p>
+    `,
+      '.fake-heading{font-size:1.5em;font-weight:bold;margin:.67em 0}.big{font-size:1.5em}.small{font-size:11px}',
+    );
+    expect(at(r, 'visual-heading-not-marked')).toEqual({ '#fake': 'needs_review' });
+    expect(ofRule(r, 'visual-heading-not-marked')[0]!.failureSummary).toMatch(/24px bold, 1\.5× the 16px text/);
+  });
+
+  it('finds lines typed as a list, and leaves real lists, code and prose alone', async () => {
+    const r = await scan(`
+      <div id="br-list">* apple <br> * orange <br> * banana <br> * pear</div>
+      <div id="numbered"><p>1. Fill in the form.</p><p>2. Check your answers.</p><p>3. Send it.</p><p>Thank you.</p></div>
+      <ul id="real"><li>apple</li><li>orange</li><li>banana</li></ul>
+      <pre id="code">* one
+* two
+* three</pre>
+      <div id="two-lines">- one<br>- two</div>
+      <div id="prose"><p>Paragraph one of the story.</p><p>Paragraph two of the story.</p><p>Paragraph three.</p></div>
+    `);
+    expect(at(r, 'list-not-marked')).toEqual({ '#br-list': 'needs_review', '#numbered': 'needs_review' });
+    expect(ofRule(r, 'list-not-marked').find((f) => f.elementSelector === '#br-list')!.data.list).toMatchObject({ marker: '*', items: 4 });
+  });
+});
+
+describe('structure engine: images and sensory references', () => {
+  const GIF = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///ywAAAAAAQABAAACAUwAOw==';
+  it('finds file-name alt texts, hidden images with text and SVG images of text', async () => {
+    scanner.server.route('/img/bbc-blocks-dark.png', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'image/gif' });
+      res.end(Buffer.from(GIF.split(',')[1]!, 'base64'));
+    });
+    const svg = (inner: string) => `data:image/svg+xml;utf8,${encodeURIComponent(`<svg xmlns='http://www.w3.org/2000/svg' width='80' height='20'>${inner}</svg>`)}`;
+    const r = await scan(`
+      <img id="own-name" alt="bbc-blocks-dark.png" src="/img/bbc-blocks-dark.png" width="40" height="20">
+      <img id="camera" alt="IMG_1234" src="${GIF}" width="20" height="20">
+      <img id="good" alt="BBC" src="/img/bbc-blocks-dark.png" width="40" height="20">
+      <img id="labelled" alt="bbc-blocks-dark.png" aria-label="BBC blocks" src="/img/bbc-blocks-dark.png" width="40" height="20">
+      <a href="/img/bbc-blocks-dark.png" download>Download <img id="download" alt="bbc-blocks-dark.png" src="/img/bbc-blocks-dark.png" width="40" height="20"></a>
+      <img id="presentation-alt" alt="Decorative line clipart" role="presentation" src="${GIF}" width="20" height="20">
+      <img id="presentation-empty" alt="" role="presentation" src="${GIF}" width="20" height="20">
+      <img id="empty-alt-title" alt="" title="BBC" src="${GIF}" width="20" height="20">
+      <img id="svg-text" alt="WCAG Rocks" src="${svg("<text x='0' y='15'>WCAG Rocks</text>")}" width="80" height="20">
+      <img id="svg-shape" alt="A circle" src="${svg("<circle cx='10' cy='10' r='8'/>")}" width="80" height="20">
+    `);
+    expect(at(r, 'image-alt-filename')).toEqual({ '#own-name': 'confirmed', '#camera': 'needs_review' });
+    expect(at(r, 'image-hidden-has-alt')).toEqual({ '#presentation-alt': 'needs_review', '#empty-alt-title': 'needs_review' });
+    expect(at(r, 'image-of-text')).toEqual({ '#svg-text': 'needs_review' });
+    expect(ofRule(r, 'image-of-text')[0]!.wcagCriterion).toBe('1.4.5');
+  });
+
+  it('finds instructions that point at things only by position or shape', async () => {
+    const fail = await scan(`
+      <p id="menu-right">Find the menu on the right, to navigate</p>
+      <p id="star">More examples can be found when you look underneath the star</p>
+      <p id="track">We are on the right track with this release, and the table below shows why.</p>
+      <p id="offscreen" style="position:absolute;top:-9999em">Find the sidebar on the left for more.</p>
+      <ul><li><a href="#c">Contact</a></li></ul>
+    `);
+    expect(at(fail, 'sensory-reference')).toEqual({ '#menu-right': 'needs_review', '#star': 'needs_review' });
+    expect(ofRule(fail, 'sensory-reference')[0]!.data.sensory).toMatchObject({ noun: 'menu', kind: 'position' });
+    const pass = await scan(`
+      <p id="labelled">Click the button labelled "howdy", on the right, for a surprise</p>
+      <p id="nav-right">Find the navigation on the right, for the other links</p>
+      <nav><ul><li><a href="#c">Contact</a></li></ul></nav>
+      <p id="round">Click the round button, for a surprise</p>
+      <button>Round button</button><button>Other</button>
+    `);
+    expect(ofRule(pass, 'sensory-reference')).toEqual([]);
+  });
+});
+
+describe('structure engine: alongside axe', () => {
+  it('runs after axe on the same page, leaves a clean page clean and has a guide for every rule', async () => {
+    const r = await scanner.scan(page('<h1>Title</h1><p>Just a paragraph of ordinary text on an ordinary page.</p>'), { engines: [axeEngine, structureEngine] });
+    expect(r.engines.map((e) => [e.engine, e.error])).toEqual([
+      ['axe', undefined],
+      ['structure', undefined],
+    ]);
+    expect(r.findings.filter((f) => f.data.engine === 'structure')).toEqual([]);
+    for (const rule of ['table-no-headers', 'layout-table-semantics', 'layout-table', 'table-nested', 'table-empty-header', 'visual-heading-not-marked', 'list-not-marked', 'image-alt-filename', 'image-hidden-has-alt', 'image-of-text', 'sensory-reference']) {
+      expect(GUIDES[rule]?.fix, rule).toBeTruthy();
+    }
+  });
+});

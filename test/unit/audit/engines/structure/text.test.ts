@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import type { HeadingCandidate, ImageFact, PageContext } from '../../../../../src/audit/engines/structure/facts.ts';
+import { headingLikeText, judgeHeading } from '../../../../../src/audit/engines/structure/headings.ts';
+import { baseName, fileNameAlt, hiddenImageText, judgeImageName, svgImageOfText } from '../../../../../src/audit/engines/structure/images.ts';
+import { LIST_MARKER_SOURCE, lineMarker, longestListRun } from '../../../../../src/audit/engines/structure/lists.ts';
+import { SENSORY_PATTERN_SOURCES, sensoryReference } from '../../../../../src/audit/engines/structure/sensory.ts';
+
+const ref = { selector: 'x', html: '<x>' };
+
+describe('list-like lines', () => {
+  it('reads bullets and ordinals at the start of a line', () => {
+    expect(lineMarker('* apple')).toEqual({ kind: 'bullet', bullet: '*' });
+    expect(lineMarker('  • pear')).toEqual({ kind: 'bullet', bullet: '•' });
+    expect(lineMarker('12. Twelve')).toEqual({ kind: 'ordinal', value: 12, alpha: false, punct: '.' });
+    expect(lineMarker('b) second')).toEqual({ kind: 'ordinal', value: 2, alpha: true, punct: ')' });
+    expect(lineMarker('*emphasis*')).toBeNull();
+    expect(lineMarker('-5 degrees')).toBeNull();
+    expect(lineMarker('2024. A year')).toBeNull();
+  });
+
+  it('finds three or more consecutive items with the same bullet', () => {
+    expect(longestListRun(['* apple', '* orange', '* banana', '* pear'])).toEqual({ kind: 'bullet', marker: '*', start: 0, length: 4 });
+    expect(longestListRun(['Fruit:', '- apple', '- pear', '- plum', 'That is all'])).toMatchObject({ start: 1, length: 3 });
+    expect(longestListRun(['* apple', '- orange', '• banana'])).toBeNull();
+    expect(longestListRun(['* apple', '* orange'])).toBeNull();
+  });
+
+  it('needs ordinals counting up from one', () => {
+    expect(longestListRun(['1. one', '2. two', '3. three'])).toMatchObject({ kind: 'ordinal', marker: '1.', length: 3 });
+    expect(longestListRun(['a) one', 'b) two', 'c) three'])).toMatchObject({ kind: 'ordinal', length: 3 });
+    expect(longestListRun(['1. one', '3. two', '4. three'])).toBeNull();
+    expect(longestListRun(['5. one', '6. two', '7. three'])).toBeNull();
+    expect(longestListRun(['1. one', '2) two', '3. three'])).toBeNull();
+  });
+
+  it('gives the page a preselection pattern at least as wide as the decider', () => {
+    const re = new RegExp(LIST_MARKER_SOURCE);
+    for (const l of ['* a', '• b', '1. c', '(2) d', 'a) e', '– f']) expect(re.test(l)).toBe(true);
+  });
+});
+
+describe('visual headings', () => {
+  const cand = (over: Partial<HeadingCandidate> = {}): HeadingCandidate => ({
+    ref,
+    text: 'Fake Heading',
+    tag: 'div',
+    style: { size: 24, weight: 700 },
+    lines: 1,
+    next: { tag: 'p', style: { size: 16, weight: 400 }, textLength: 80, isHeading: false },
+    ...over,
+  });
+
+  it('accepts short title-like text only', () => {
+    expect(headingLikeText('Opening times')).toBe(true);
+    expect(headingLikeText('What is new?')).toBe(true);
+    expect(headingLikeText('This is a sentence.')).toBe(false);
+    expect(headingLikeText('42')).toBe(false);
+    expect(headingLikeText('one two three four five six seven eight nine ten eleven')).toBe(false);
+  });
+
+  it('flags a larger, bold line followed by body text', () => {
+    expect(judgeHeading(cand(), 16)).toEqual({ ratio: 1.5, bodyRatio: 1.5, bold: true });
+  });
+
+  it('flags bold text only when it is also somewhat larger', () => {
+    expect(judgeHeading(cand({ style: { size: 18, weight: 700 } }), 16)).not.toBeNull();
+    expect(judgeHeading(cand({ style: { size: 16, weight: 700 } }), 16)).toBeNull();
+    expect(judgeHeading(cand({ style: { size: 18, weight: 400 } }), 16)).toBeNull();
+  });
+
+  it('does not flag text that is large only next to small print', () => {
+    // 16px over a 12px footnote, on a page whose body text is 16px.
+    expect(judgeHeading(cand({ style: { size: 16, weight: 700 }, next: { tag: 'p', style: { size: 12, weight: 400 }, textLength: 80, isHeading: false } }), 16)).toBeNull();
+  });
+
+  it('needs one line, followed by longer content that is not a heading', () => {
+    expect(judgeHeading(cand({ lines: 2 }), 16)).toBeNull();
+    expect(judgeHeading(cand({ next: null }), 16)).toBeNull();
+    expect(judgeHeading(cand({ next: { tag: 'h2', style: { size: 16, weight: 400 }, textLength: 80, isHeading: true } }), 16)).toBeNull();
+    expect(judgeHeading(cand({ next: { tag: 'p', style: { size: 16, weight: 400 }, textLength: 5, isHeading: false } }), 16)).toBeNull();
+  });
+});
+
+describe('image alt texts', () => {
+  const img = (over: Partial<ImageFact>): ImageFact => ({ ref, tag: 'img', alt: null, title: null, src: '/a/b.png', role: null, ariaHidden: false, svgText: null, name: null, inControl: null, width: 10, height: 10, ...over });
+
+  it('takes the decoded last path segment of a URL', () => {
+    expect(baseName('../assets/bbc-blocks-dark.png?v=2#x')).toBe('bbc-blocks-dark.png');
+    expect(baseName('/img/My%20Photo.JPG')).toBe('My Photo.JPG');
+    expect(baseName('data:image/png;base64,xx')).toBe('');
+  });
+
+  it('confirms an alt that is the image’s own file name', () => {
+    expect(fileNameAlt('bbc-blocks-dark.png', '../assets/test_images/bbc-blocks-dark.png')).toEqual({ kind: 'own-src', alt: 'bbc-blocks-dark.png' });
+    expect(fileNameAlt('BBC-Blocks-Dark.PNG', '/x/bbc-blocks-dark.png')?.kind).toBe('own-src');
+    expect(fileNameAlt('../_images/notebook_components.png', '../_images/notebook_components.png')?.kind).toBe('own-src');
+    expect(fileNameAlt('https://cdn.example.com/a/chart%201.png', '/img/chart 1.png')?.kind).toBe('own-src');
+    expect(fileNameAlt('images/other.png', '/img/chart.png')?.kind).toBe('file-name');
+  });
+
+  it('suspects other file and camera names', () => {
+    expect(fileNameAlt('chart.png', '/x/other.png')?.kind).toBe('file-name');
+    expect(fileNameAlt('IMG_1234', '/x/y.jpg')?.kind).toBe('camera-name');
+    expect(fileNameAlt('DSC01234.JPG', '/x/y.jpg')?.kind).toBe('file-name');
+    expect(fileNameAlt('Screenshot 2024-05-01 at 10.00.00', '/s.png')?.kind).toBe('camera-name');
+  });
+
+  it('leaves real descriptions and stems alone', () => {
+    expect(fileNameAlt('logo', '/logo.png')).toBeNull();
+    expect(fileNameAlt('Save the file as report.png to continue', '/x.png')).toBeNull();
+    expect(fileNameAlt('', '/x.png')).toBeNull();
+    expect(fileNameAlt(null, '/x.png')).toBeNull();
+    expect(fileNameAlt('Photo of 2023 team', '/x.png')).toBeNull();
+  });
+
+  it('confirms own names only outside links and buttons, on the name the image really gets', () => {
+    const jpeg = '/x/nyhavn.jpeg';
+    expect(judgeImageName(img({ alt: 'nyhavn.jpeg', src: jpeg }))).toMatchObject({ kind: 'own-src', outcome: 'confirmed' });
+    expect(judgeImageName(img({ alt: '94251e110d24a4c2b6e6ce76e7203374', src: '/x/94251e110d24a4c2b6e6ce76e7203374' }))).toMatchObject({ outcome: 'confirmed' });
+    // An aria-label overrides the alt.
+    expect(judgeImageName(img({ alt: 'nyhavn.jpeg', name: 'Nyhavn harbour', src: jpeg }))).toBeNull();
+    // A link that downloads the image's own file: the file name is its purpose.
+    expect(judgeImageName(img({ alt: 'nyhavn.jpeg', src: jpeg, inControl: '/x/nyhavn.jpeg' }))).toBeNull();
+    expect(judgeImageName(img({ alt: 'login.png', src: '/x/login.png', inControl: '' }))).toMatchObject({ kind: 'own-src', outcome: 'needs_review' });
+    expect(judgeImageName(img({ alt: 'pain', src: '/x/pain' }))).toBeNull();
+  });
+
+  it('finds hidden images that carry text', () => {
+    expect(hiddenImageText(img({ alt: 'W3C logo', role: 'none' }))).toEqual({ hiddenBy: 'role-presentation', text: 'W3C logo', from: 'alt' });
+    expect(hiddenImageText(img({ alt: 'W3C logo', ariaHidden: true }))).toMatchObject({ hiddenBy: 'aria-hidden' });
+    expect(hiddenImageText(img({ alt: '', title: 'BBC' }))).toEqual({ hiddenBy: 'empty-alt', text: 'BBC', from: 'title' });
+    expect(hiddenImageText(img({ alt: '', role: 'presentation' }))).toBeNull();
+    expect(hiddenImageText(img({ alt: '', ariaHidden: true, role: 'img' }))).toBeNull();
+    expect(hiddenImageText(img({ alt: 'Fireworks' }))).toBeNull();
+    expect(hiddenImageText(img({ alt: '' }))).toBeNull();
+  });
+
+  it('reads words drawn by an SVG image', () => {
+    expect(svgImageOfText(img({ svgText: 'WCAG Rocks' }))).toBe('WCAG Rocks');
+    expect(svgImageOfText(img({ svgText: '42' }))).toBeNull();
+    expect(svgImageOfText(img({ svgText: null }))).toBeNull();
+  });
+});
+
+describe('references to position, shape or colour', () => {
+  const ctx = (over: Partial<PageContext> = {}): PageContext => ({ buttonNames: [], navCount: 0, headingTexts: [], bodyFontSize: 16, ...over });
+
+  it('finds a thing named by its side of the page', () => {
+    expect(sensoryReference('Find the menu on the right, to navigate', ctx())).toMatchObject({ noun: 'menu', kind: 'position' });
+    expect(sensoryReference('The artist on the right won the Album of the year', ctx())).toMatchObject({ noun: 'artist' });
+    expect(sensoryReference('Use the search box in the top right corner.', ctx())).toMatchObject({ noun: 'box' });
+  });
+
+  it('finds things named by shape or colour, or placed next to a shape', () => {
+    expect(sensoryReference('Press the green button to continue', ctx({ buttonNames: ['Go', 'Stop'] }))).toMatchObject({ kind: 'shape-or-colour', noun: 'button' });
+    expect(sensoryReference('you can find more examples within the triangle menu', ctx())).toMatchObject({ noun: 'menu' });
+    expect(sensoryReference('More examples can be found when you look underneath the star', ctx())).toMatchObject({ kind: 'near-shape', noun: 'star' });
+  });
+
+  it('accepts references that also name the thing', () => {
+    expect(sensoryReference('Click the button labelled "howdy", on the right, for a surprise', ctx())).toBeNull();
+    expect(sensoryReference('look underneath the star or search for the “Examples” heading', ctx())).toBeNull();
+    expect(sensoryReference('Find the menu on the right, to navigate', ctx({ headingTexts: ['Menu'] }))).toBeNull();
+    expect(sensoryReference('Find the navigation on the right', ctx({ navCount: 1 }))).toBeNull();
+    expect(sensoryReference('Find the navigation on the right', ctx({ navCount: 2 }))).not.toBeNull();
+    expect(sensoryReference('Click the round button, for a surprise', ctx({ buttonNames: ['Round button', 'Other'] }))).toBeNull();
+    expect(sensoryReference('Click the green button', ctx({ buttonNames: ['Howdy'] }))).toBeNull();
+  });
+
+  it('ignores figurative and relative uses', () => {
+    expect(sensoryReference('We are on the right track with this release.', ctx())).toBeNull();
+    expect(sensoryReference('Put the files in the right order.', ctx())).toBeNull();
+    expect(sensoryReference('See the table below for details.', ctx())).toBeNull();
+    expect(sensoryReference('Interact with the button below this paragraph', ctx())).toBeNull();
+    expect(sensoryReference('The value on the left of the operator is evaluated first.', ctx())).toBeNull();
+    expect(sensoryReference('A square is a regular quadrilateral with four equal sides.', ctx())).toBeNull();
+  });
+
+  it('gives the page patterns that match what the decider looks at', () => {
+    const res = SENSORY_PATTERN_SOURCES.map((s) => new RegExp(s, 'iu'));
+    expect(res.some((r) => r.test('Find the menu on the right'))).toBe(true);
+    expect(res.some((r) => r.test('nothing here'))).toBe(false);
+  });
+});
