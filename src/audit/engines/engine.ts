@@ -1,6 +1,7 @@
 import type { Page } from 'playwright';
 import type { IssueType, Severity } from '../../shared/contracts.ts';
 import { successCriterion } from '../../shared/wcag.ts';
+import { ruleEntry } from '../../shared/rules/index.ts';
 import type { FindingDraft, PassedRule } from '../../shared/findings.ts';
 
 /**
@@ -62,10 +63,22 @@ export interface OwnFindingInput {
 
 const MAX_HTML = 4000;
 
-/** A finding of one of the service's own checks, in the shape axe's findings have. */
+/**
+ * A finding of one of the service's own checks, in the shape axe's findings have. The rule must
+ * be in the rule catalogue (src/shared/rules), with this criterion and this severity among its
+ * entry's: code and catalogue cannot drift apart without the engines' tests failing.
+ */
 export function ownFinding(input: OwnFindingInput): FindingDraft {
   const sc = successCriterion(input.criterion);
   if (!sc) throw new Error(`${input.ruleId}: ${input.criterion} is not a WCAG 2.2 A/AA criterion`);
+  const rule = ruleEntry(input.ruleId);
+  if (!rule) throw new Error(`${input.ruleId}: not in the rule catalogue (src/shared/rules)`);
+  if (!rule.criteria.includes(sc.id)) {
+    throw new Error(`${input.ruleId}: criterion ${sc.id} is not in the rule catalogue's entry (${rule.criteria.join(', ')})`);
+  }
+  if (!rule.severities.includes(input.severity)) {
+    throw new Error(`${input.ruleId}: severity ${input.severity} is not in the rule catalogue's entry (${rule.severities.join(', ')})`);
+  }
   return {
     ruleId: input.ruleId,
     type: input.type,

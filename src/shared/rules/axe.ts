@@ -1,3 +1,6 @@
+import { SEVERITIES } from '../contracts.ts';
+import { AXE_RULE_CRITERIA } from './axe-criteria.ts';
+import { ruleEntries } from './entry.ts';
 import type { FixGuide } from './guide.ts';
 
 /** Why an axe-core rule matters to people and how to fix it, for the rules seen most on real sites. */
@@ -119,3 +122,18 @@ export const AXE_GUIDES: Readonly<Record<string, FixGuide>> = {
     fix: 'Make sure every header cell describes data cells, or mark it up as a data cell.',
   },
 };
+
+/**
+ * axe-core's rules, under the criterion of `AXE_RULE_CRITERIA`. Their severity is axe's impact
+ * for each element, so any severity. `color-contrast` is also reported by the pixel-contrast
+ * engine, which measures on screen what axe left undecided (same criterion, axe's severity).
+ */
+export const AXE_CATALOGUE = ruleEntries(
+  'axe',
+  Object.entries(AXE_RULE_CRITERIA).map(([id, criterion]) => ({ id, criteria: [criterion], severities: SEVERITIES })),
+);
+
+/** axe's `target-size` run again at a phone's viewport, reported under its own id. */
+export const TARGET_SIZE_MOBILE_CATALOGUE = ruleEntries('target-size-mobile', [
+  { id: 'target-size-mobile', criteria: [AXE_RULE_CRITERIA['target-size']!], severities: SEVERITIES },
+]);

@@ -1,3 +1,4 @@
+import { ruleEntries } from './entry.ts';
 import type { FixGuide } from './guide.ts';
 
 export const SHARED_TITLE_RULE = 'page-title-shared';
@@ -8,3 +9,6 @@ export const CRAWL_CHECK_GUIDES: Readonly<Record<string, FixGuide>> = {
     fix: 'Give each page a title that names its own content first, then the site, e.g. "Installing IPython | IPython 3 docs".',
   },
 };
+
+/** The checks run across a whole crawl. */
+export const CRAWL_CHECK_CATALOGUE = ruleEntries('crawl', [{ id: SHARED_TITLE_RULE, criteria: ['2.4.2'], severities: ['moderate'] }]);

@@ -1,3 +1,4 @@
+import { ruleEntries } from './entry.ts';
 import type { FixGuide } from './guide.ts';
 
 export const FORM_RULES = {
@@ -65,3 +66,19 @@ export const FORM_GUIDES: Readonly<Record<string, FixGuide>> = {
     fix: 'Give the hint an id and reference it from the field with aria-describedby="hint-id".',
   },
 };
+
+/** The forms engine's rules: each has one criterion and one severity. */
+export const FORM_CATALOGUE = ruleEntries('forms', [
+  { id: FORM_RULES.labelNotAssociated, criteria: ['1.3.1'], severities: ['serious'] },
+  { id: FORM_RULES.labelInName, criteria: ['2.5.3'], severities: ['serious'] },
+  { id: FORM_RULES.requiredVisualOnly, criteria: ['1.3.1'], severities: ['serious'] },
+  { id: FORM_RULES.errorMessage, criteria: ['3.3.1'], severities: ['serious'] },
+  { id: FORM_RULES.invalidNoMessage, criteria: ['3.3.1'], severities: ['serious'] },
+  { id: FORM_RULES.groupUnnamed, criteria: ['1.3.1'], severities: ['serious'] },
+  { id: FORM_RULES.fieldsetUnnamed, criteria: ['1.3.1'], severities: ['moderate'] },
+  { id: FORM_RULES.labelNotUnique, criteria: ['2.4.6'], severities: ['moderate'] },
+  { id: FORM_RULES.labelNotDescriptive, criteria: ['2.4.6'], severities: ['moderate'] },
+  { id: FORM_RULES.placeholderOnly, criteria: ['3.3.2'], severities: ['moderate'] },
+  { id: FORM_RULES.labelFar, criteria: ['3.3.2'], severities: ['minor'] },
+  { id: FORM_RULES.hintNotAssociated, criteria: ['1.3.1'], severities: ['moderate'] },
+]);

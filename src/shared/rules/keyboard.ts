@@ -1,3 +1,4 @@
+import { ruleEntries } from './entry.ts';
 import type { FixGuide } from './guide.ts';
 
 export const KEYBOARD_RULES = {
@@ -20,3 +21,10 @@ export const KEYBOARD_GUIDES: Readonly<Record<string, FixGuide>> = {
     fix: 'Use a real <button> (or <a href> for navigation), which is focusable and works with Enter and Space. If a custom element must be used, add tabindex="0", the right role and key handlers for Enter (and Space for buttons).',
   },
 };
+
+/** The keyboard engine's rules. */
+export const KEYBOARD_CATALOGUE = ruleEntries('keyboard', [
+  { id: KEYBOARD_RULES.trap, criteria: ['2.1.2'], severities: ['critical'] },
+  { id: KEYBOARD_RULES.focusVisible, criteria: ['2.4.7'], severities: ['serious'] },
+  { id: KEYBOARD_RULES.notFocusable, criteria: ['2.1.1'], severities: ['serious'] },
+]);

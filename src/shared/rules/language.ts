@@ -1,3 +1,4 @@
+import { ruleEntries } from './entry.ts';
 import type { FixGuide } from './guide.ts';
 
 /** Who is affected by each rule of this engine, and how to fix it. */
@@ -19,3 +20,11 @@ export const LANGUAGE_GUIDES: Readonly<Record<string, FixGuide>> = {
     fix: 'Give the element dir="rtl" (with its lang) when its text is written right to left, and dir="ltr" (or no dir) when it is written left to right; use dir="auto" for text you do not control.',
   },
 };
+
+/** The language engine's rules. */
+export const LANGUAGE_CATALOGUE = ruleEntries('language', [
+  { id: 'lang-mismatch', criteria: ['3.1.1'], severities: ['serious'] },
+  { id: 'lang-of-parts-mismatch', criteria: ['3.1.2'], severities: ['moderate'] },
+  { id: 'lang-change-unmarked', criteria: ['3.1.2'], severities: ['moderate'] },
+  { id: 'text-direction-mismatch', criteria: ['1.3.2'], severities: ['moderate'] },
+]);

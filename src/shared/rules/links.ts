@@ -1,3 +1,4 @@
+import { ruleEntries } from './entry.ts';
 import type { FixGuide } from './guide.ts';
 
 /** Who is affected and how to fix it, per rule (merged into the fix guides). */
@@ -11,3 +12,12 @@ export const LINK_GUIDES: Readonly<Record<string, FixGuide>> = {
     fix: 'Give each link a name that says where it goes ("Contact us by chat", "Contact us by phone"), or make them go to the same page. Links that lead to the same content under different addresses can keep the same name.',
   },
 };
+
+/**
+ * The link rules, registered into axe (src/audit/engines/links/link-rules.ts): their criterion
+ * comes from their axe tags (`wcag244`), their severity from their impact (`serious`).
+ */
+export const LINK_CATALOGUE = ruleEntries('links', [
+  { id: 'link-text-generic', criteria: ['2.4.4'], severities: ['serious'] },
+  { id: 'link-identical-name-different-purpose', criteria: ['2.4.4'], severities: ['serious'] },
+]);

@@ -1,3 +1,4 @@
+import { ruleEntries } from './entry.ts';
 import type { FixGuide } from './guide.ts';
 
 /** Who is affected by each rule of this engine, and how to fix it. */
@@ -27,3 +28,16 @@ export const MEDIA_GUIDES: Readonly<Record<string, FixGuide>> = {
     fix: 'Do not start sound automatically; if you must, keep it under 3 seconds, or give the player visible controls (the controls attribute) or a pause/mute button at the start of the page.',
   },
 };
+
+/**
+ * The media engine's rules. A link to a media file is reported under 1.2.1 when it is audio and
+ * under 1.2.3 when it is video.
+ */
+export const MEDIA_CATALOGUE = ruleEntries('media', [
+  { id: 'video-captions-missing', criteria: ['1.2.2'], severities: ['serious'] },
+  { id: 'video-audio-description-missing', criteria: ['1.2.5'], severities: ['serious'] },
+  { id: 'video-only-alternative-missing', criteria: ['1.2.1'], severities: ['serious'] },
+  { id: 'audio-transcript-missing', criteria: ['1.2.1'], severities: ['serious'] },
+  { id: 'media-link-alternative-missing', criteria: ['1.2.1', '1.2.3'], severities: ['moderate'] },
+  { id: 'autoplay-audio-no-control', criteria: ['1.4.2'], severities: ['critical'] },
+]);

@@ -1,3 +1,4 @@
+import { ruleEntries } from './entry.ts';
 import type { FixGuide } from './guide.ts';
 
 export const REFLOW_RULES = {
@@ -15,3 +16,9 @@ export const REFLOW_GUIDES: Readonly<Record<string, FixGuide>> = {
     fix: 'Let content wrap at 320 CSS px: use fluid widths (max-width: 100%, flexible grids, flex-wrap), no fixed widths in px on containers, overflow-wrap: anywhere for long words and URLs; tables, code and maps may scroll inside their own box (overflow-x: auto).',
   },
 };
+
+/** The reflow engine's rules. */
+export const REFLOW_CATALOGUE = ruleEntries('reflow', [
+  { id: REFLOW_RULES.clipped, criteria: ['1.4.4'], severities: ['serious'] },
+  { id: REFLOW_RULES.horizontal, criteria: ['1.4.10'], severities: ['serious'] },
+]);

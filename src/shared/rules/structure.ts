@@ -1,3 +1,4 @@
+import { ruleEntries } from './entry.ts';
 import type { FixGuide } from './guide.ts';
 
 /** Who is affected by each rule of this engine, and how to fix it. */
@@ -47,3 +48,18 @@ export const STRUCTURE_GUIDES: Readonly<Record<string, FixGuide>> = {
     fix: 'Name the thing by its visible label or heading as well ("the Search button on the right", "the Help menu").',
   },
 };
+
+/** The structure engine's rules. */
+export const STRUCTURE_CATALOGUE = ruleEntries('structure', [
+  { id: 'table-no-headers', criteria: ['1.3.1'], severities: ['serious'] },
+  { id: 'layout-table-semantics', criteria: ['1.3.1'], severities: ['moderate'] },
+  { id: 'layout-table', criteria: ['1.3.2'], severities: ['minor'] },
+  { id: 'table-nested', criteria: ['1.3.1'], severities: ['moderate'] },
+  { id: 'table-empty-header', criteria: ['1.3.1'], severities: ['minor'] },
+  { id: 'visual-heading-not-marked', criteria: ['1.3.1'], severities: ['moderate'] },
+  { id: 'list-not-marked', criteria: ['1.3.1'], severities: ['moderate'] },
+  { id: 'image-alt-filename', criteria: ['1.1.1'], severities: ['serious'] },
+  { id: 'image-hidden-has-alt', criteria: ['1.1.1'], severities: ['moderate'] },
+  { id: 'image-of-text', criteria: ['1.4.5'], severities: ['moderate'] },
+  { id: 'sensory-reference', criteria: ['1.3.3'], severities: ['moderate'] },
+]);

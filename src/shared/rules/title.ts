@@ -1,3 +1,4 @@
+import { ruleEntries } from './entry.ts';
 import type { FixGuide } from './guide.ts';
 
 /** Who is affected by each rule of this engine, and how to fix it. */
@@ -11,3 +12,9 @@ export const TITLE_GUIDES: Readonly<Record<string, FixGuide>> = {
     fix: 'Make the title describe this page\'s content or purpose, usually the same words as its main heading, followed by the site name.',
   },
 };
+
+/** The title engine's rules. */
+export const TITLE_CATALOGUE = ruleEntries('title', [
+  { id: 'title-generic', criteria: ['2.4.2'], severities: ['serious'] },
+  { id: 'title-unrelated', criteria: ['2.4.2'], severities: ['moderate'] },
+]);

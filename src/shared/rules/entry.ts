@@ -1,0 +1,45 @@
+import { WCAG_LEVELS, type Severity, type WcagLevel } from '../contracts.ts';
+import { successCriterion } from '../wcag.ts';
+
+/**
+ * One rule of the catalogue, as data: which engine reports it, under which WCAG 2.2 A/AA
+ * criteria, at which levels, and with which severities. A rule reported under different criteria
+ * (or severities) in different situations lists every one the code can produce.
+ */
+export interface RuleEntry {
+  readonly id: string;
+  /** The engine that reports it: `axe`, `forms`, `links`, `crawl`, … */
+  readonly engine: string;
+  /** The WCAG 2.2 A/AA criteria it can be reported under, e.g. `['1.3.1']`. */
+  readonly criteria: readonly string[];
+  /** The levels of those criteria (from `successCriterion`), each once, A before AA. */
+  readonly levels: readonly WcagLevel[];
+  /** The severities it can be reported with. */
+  readonly severities: readonly Severity[];
+}
+
+/** What an engine's file writes per rule: the levels follow from the criteria. */
+export interface RuleSpec {
+  readonly id: string;
+  readonly criteria: readonly string[];
+  readonly severities: readonly Severity[];
+}
+
+/**
+ * An engine's rules as catalogue entries, frozen. A criterion that is not a WCAG 2.2 A/AA one
+ * gives no level (the catalogue's test and `ownFinding` both refuse it).
+ */
+export function ruleEntries(engine: string, specs: readonly RuleSpec[]): readonly RuleEntry[] {
+  return Object.freeze(
+    specs.map((s) => {
+      const levels = new Set(s.criteria.map((c) => successCriterion(c)?.level).filter((l): l is WcagLevel => !!l));
+      return Object.freeze({
+        id: s.id,
+        engine,
+        criteria: Object.freeze([...s.criteria]),
+        levels: Object.freeze(WCAG_LEVELS.filter((l) => levels.has(l))),
+        severities: Object.freeze([...s.severities]),
+      });
+    }),
+  );
+}
