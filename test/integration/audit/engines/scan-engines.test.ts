@@ -96,7 +96,7 @@ describe('the page scan as a sequence of engines', () => {
         return {
           findings: [
             // Same element and criterion as axe's image-alt: merged into axe's confirmed finding.
-            ownFinding({ ruleId: 'own-image', type: 'needs_review', severity: 'minor', criterion: '1.1.1', selector: 'img', html: h, help: 'h', description: 'd', failureSummary: 's' }),
+            ownFinding({ ruleId: 'image-hidden-has-alt', type: 'needs_review', severity: 'moderate', criterion: '1.1.1', selector: 'img', html: h, help: 'h', description: 'd', failureSummary: 's' }),
           ],
         };
       },
@@ -110,7 +110,7 @@ describe('the page scan as a sequence of engines', () => {
     ]);
     const img = r.findings.filter((f) => f.wcagCriterion === '1.1.1');
     expect(img).toHaveLength(1);
-    expect(img[0]).toMatchObject({ ruleId: 'image-alt', type: 'confirmed', data: { engine: 'axe', alsoFlaggedBy: ['own-image'] } });
+    expect(img[0]).toMatchObject({ ruleId: 'image-alt', type: 'confirmed', data: { engine: 'axe', alsoFlaggedBy: ['image-hidden-has-alt'] } });
   });
 
   it('lets an engine replace earlier findings it measured', async () => {
