@@ -75,6 +75,16 @@ export default tseslint.config(
     },
   },
   {
+    // Benches share code with tests only through test/support; test/helpers is for tests.
+    files: ['bench/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/test/helpers/**'], message: 'Benches import shared test code from test/support, not test/helpers.' }] },
+      ],
+    },
+  },
+  {
     // Workflow code runs in Temporal's deterministic sandbox: it orchestrates, activities do the I/O.
     files: ['src/workflows/**/*.ts'],
     rules: {
