@@ -1,5 +1,8 @@
 // Lint that keeps the architecture's directions: who may import whom, and where SQL may live.
-// Type-only imports are always allowed (they vanish at run time); values are what couple code.
+// `layer` allows type-only imports (they vanish at run time); `strictLayer` refuses them too, for
+// layers that must not even know the other's shapes. Rules over the whole graph (no cycle, type
+// imports included; nothing of the worker side reachable from src/api) are dependency-cruiser's:
+// .dependency-cruiser.cjs, run by `npm run lint` as well.
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
@@ -34,7 +37,7 @@ export default tseslint.config(
     },
   },
   {
-    // No import cycle in src, type imports included: each part can be read, tested and loaded on its own.
+    // No cycle of value imports, at each import (dependency-cruiser checks cycles with type imports too).
     files: ['src/**/*.ts'],
     plugins: { 'import-x': importX },
     settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts'] })], 'import-x/extensions': ['.ts'] },
@@ -147,6 +150,7 @@ export default tseslint.config(
           paths: [NO_SQL_TAG],
         },
       ],
+      'no-restricted-syntax': ['error', { selector: QUERY_BUILDER, message: 'SQL lives in src/db/repositories: add a repository function.' }],
     },
   },
 );
