@@ -184,7 +184,7 @@ function temporalUnreachable(err: unknown): boolean {
 }
 
 /** The answer for a workflow that could not be started: 409 if it exists, 503 if Temporal is out of reach, else 500. */
-export function startFailure(what: string, err: unknown): ApiError {
+function startFailure(what: string, err: unknown): ApiError {
   if (err instanceof WorkflowExecutionAlreadyStartedError) {
     return new ApiError('already_started', `a workflow for this ${what} already exists; nothing new was started`, { cause: err });
   }
@@ -198,7 +198,7 @@ export function startFailure(what: string, err: unknown): ApiError {
  * Starts a workflow within a bounded wait, so an unreachable Temporal is a quick 503 rather than a
  * hanging request; on failure the row written for it, if any, is removed, leaving nothing half-written.
  */
-export async function startWorkflowOrRollback(
+async function startWorkflowOrRollback(
   deps: AppDeps,
   what: string,
   start: () => Promise<unknown>,

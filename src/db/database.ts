@@ -2,7 +2,6 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { DB } from './schema.ts';
-import { attachCaches } from './repositories/versioned-cache.ts';
 
 // COUNT(*) and BIGINT come back as strings by default; our counts fit in a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
@@ -24,8 +23,6 @@ export function createDb(connectionString: string, opts: { max?: number } = {}):
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   // `cursor` lets long reads (a report's every issue) stream with `.stream()` instead of loading whole.
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
-  // The repositories' read caches live with this handle (see versioned-cache.ts).
-  attachCaches(db);
-  return db;
+  // The repositories' read caches live with this handle (see cacheOf in versioned-cache.ts).
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
 }

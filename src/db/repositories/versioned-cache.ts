@@ -31,18 +31,14 @@ export function createVersionedCache<T>(maxEntries: number): VersionedCache<T> {
   };
 }
 
+/**
+ * The repositories' caches belong to the database handle they read through (the one createDb made,
+ * or a transaction), not to their modules: two apps or tests in one process never share entries,
+ * and dropping the handle drops them.
+ */
 const caches = new WeakMap<object, Map<string, VersionedCache<unknown>>>();
 
-/**
- * Gives a database handle its own caches (createDb calls it): the repositories' caches belong to
- * the handle they read through, not to the module, so two apps or tests in one process never share
- * entries, and dropping the handle drops them.
- */
-export function attachCaches(db: object): void {
-  caches.set(db, new Map());
-}
-
-/** The handle's cache called `name`, made on first use (also for a handle createDb did not make, e.g. a transaction). */
+/** The handle's cache called `name`, made on its first use. */
 export function cacheOf<T>(db: object, name: string, maxEntries: number): VersionedCache<T> {
   let own = caches.get(db);
   if (!own) caches.set(db, (own = new Map()));

@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { createVersionedCache } from '../../../../src/db/repositories/versioned-cache.ts';
+import { cacheOf, createVersionedCache } from '../../../../src/db/repositories/versioned-cache.ts';
 import { nearestBookmark, type ListKey } from '../../../../src/db/repositories/issue.repository.ts';
 
 describe('versioned cache', () => {
+  it('belongs to its database handle: one handle keeps its entries, another sees none of them', () => {
+    const [a, b] = [{}, {}];
+    cacheOf<number>(a, 'issueCounts', 10).set('site:open', '1', 42);
+    expect(cacheOf<number>(a, 'issueCounts', 10).get('site:open', '1')).toBe(42);
+    expect(cacheOf<number>(b, 'issueCounts', 10).get('site:open', '1')).toBeUndefined();
+    expect(cacheOf<number>(a, 'listBookmarks', 10).get('site:open', '1')).toBeUndefined();
+  });
+
   it('answers only for the version a value was computed for', () => {
     const cache = createVersionedCache<number>(10);
     cache.set('site-a:open', '7', 42);
