@@ -19,15 +19,9 @@ async function violations(files: Record<string, string>): Promise<string[]> {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
   }
-  const cwd = process.cwd();
-  process.chdir(dir);
-  try {
-    const result = await cruise(['src'], { ...config.options, ruleSet: { forbidden: config.forbidden }, validate: true });
-    if (typeof result.output === 'string') throw new Error('expected a graph');
-    return result.output.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`);
-  } finally {
-    process.chdir(cwd);
-  }
+  const result = await cruise(['src'], { ...config.options, baseDir: dir, ruleSet: { forbidden: config.forbidden }, validate: true });
+  if (typeof result.output === 'string') throw new Error('expected a graph');
+  return result.output.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`);
 }
 
 describe('import graph rules', () => {
