@@ -26,6 +26,8 @@ export function scanIssueDto(f: FindingRecord, status: IssueStatus = 'open') {
     status,
     helpUrl: f.helpUrl,
     ...flaggedAndEvidence(f.data),
+    state: f.state,
+    viewport: f.viewport,
   };
 }
 
@@ -155,6 +157,8 @@ export function issueDto(i: IssueWithPage) {
     status: i.status,
     helpUrl: i.helpUrl,
     ...flaggedAndEvidence(i.data),
+    state: i.state,
+    viewport: i.viewport,
     firstSeenAt: iso(i.firstSeenAt)!,
     lastSeenAt: iso(i.lastSeenAt)!,
     createdAt: iso(i.createdAt)!,

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { DiscoveredVia, InteractionState, ViewportName } from '../shared/contracts.ts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string | T, string | T>;
@@ -51,6 +52,10 @@ export interface FindingsTable {
   fingerprint: string;
   /** Issue group (rule + template element); null on findings stored before groups existed. */
   group_key: string | null;
+  /** The interaction that revealed the element; null: the page's default state. */
+  state: Json<InteractionState> | null;
+  /** The viewport it failed at, on crawls with several; null: the only one. */
+  viewport: Json<ViewportName> | null;
   created_at: Generated<Date>;
 }
 
@@ -102,6 +107,8 @@ export interface CrawlsTable {
   issue_counts: Json<{ critical: number; serious: number; moderate: number; minor: number }> | null;
   /** Changes of the row (1 when written), the id of its live-progress events. */
   event_seq: Generated<number>;
+  /** The viewports each page is checked at; null: desktop only. */
+  viewports: Json<ViewportName[]> | null;
   created_at: Generated<Date>;
   started_at: Timestamp | null;
   completed_at: Timestamp | null;
@@ -114,7 +121,7 @@ export interface PagesTable {
   path: string;
   title: string | null;
   depth: number;
-  discovered_via: 'root' | 'link' | 'sitemap';
+  discovered_via: DiscoveredVia;
   http_status: number | null;
   latest_score: number | null;
   last_scanned_at: Timestamp | null;
@@ -138,7 +145,7 @@ export interface CrawlUrlsTable {
   url: string;
   seq: Generated<number>;
   depth: number;
-  via: 'root' | 'link' | 'sitemap';
+  via: DiscoveredVia;
   state: Generated<'queued' | 'done'>;
   outcome: string | null;
 }
@@ -173,6 +180,8 @@ export interface IssuesTable {
   fix_suggestion: string;
   help_url: string | null;
   data: Json<Record<string, unknown>>;
+  state: Json<InteractionState> | null;
+  viewport: Json<ViewportName> | null;
   status: Generated<'open' | 'fixed' | 'dismissed' | 'cant_fix'>;
   /** The last STATUS_HISTORY_CAP changes (see a11y_cap_status_history). */
   status_history: Json<StatusChange[]>;
@@ -239,7 +248,32 @@ export interface SiteAuthTable {
   updated_at: Generated<Date>;
 }
 
+/** A site's named scripted flows, encrypted as one document like its authentication set-up. */
+export interface SiteFlowsTable {
+  site_id: string;
+  ciphertext: Buffer;
+  iv: Buffer;
+  tag: Buffer;
+  key_id: string;
+  summary: Json<unknown>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** The failing element in context, outlined: at most one per finding. */
+export interface FindingScreenshotsTable {
+  finding_id: string;
+  crawl_id: string | null;
+  mime: string;
+  image: Buffer;
+  width: number;
+  height: number;
+  created_at: Generated<Date>;
+}
+
 // Declaration merging: the table joins `DB` without touching the list above.
 export interface DB {
   site_auth: SiteAuthTable;
+  site_flows: SiteFlowsTable;
+  finding_screenshots: FindingScreenshotsTable;
 }

@@ -138,7 +138,24 @@ export type CrawlStatus = 'queued' | 'running' | 'completed' | 'completed_partia
 
 export type IssueStatus = 'open' | 'fixed' | 'dismissed' | 'cant_fix';
 
-export type DiscoveredVia = 'root' | 'link' | 'sitemap';
+/**
+ * How a page was found: the home page, a link in served HTML, a sitemap, a link only the rendered
+ * page has (`rendered`), or a site's scripted flow whose end state is audited as a page (`flow`).
+ */
+export type DiscoveredVia = 'root' | 'link' | 'sitemap' | 'rendered' | 'flow';
+
+/**
+ * The interaction that revealed an issue: what the scan did (`click`) to which element (a CSS
+ * selector) and that element's accessible name. Null on issues of a page's default state.
+ */
+export interface InteractionState {
+  action: 'click';
+  target: string;
+  label: string;
+}
+
+/** A crawl's viewport: `desktop` (1280x800), `mobile` (390x844, touch, device pixel ratio 3) or a width in CSS px. */
+export type ViewportName = 'desktop' | 'mobile' | number;
 
 /** Open issues (or findings) counted by severity. */
 export interface IssueCounts {

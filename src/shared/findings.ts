@@ -4,7 +4,7 @@
  * measured. Pure types: the audit engine makes them, the database stores them, enrichment and
  * reports read them.
  */
-import type { IssueType, Severity, WcagLevel } from './contracts.ts';
+import type { InteractionState, IssueType, Severity, ViewportName, WcagLevel } from './contracts.ts';
 
 export interface FindingDraft {
   ruleId: string;
@@ -19,6 +19,10 @@ export interface FindingDraft {
   failureSummary: string;
   helpUrl: string | null;
   data: Record<string, unknown>;
+  /** The interaction that revealed the element (unset or null: the page's default state). */
+  state?: InteractionState | null;
+  /** The viewport it failed at, on crawls with several (unset or null: the only one). */
+  viewport?: ViewportName | null;
 }
 
 export interface PassedRule {
@@ -107,6 +111,8 @@ export interface FindingData extends Record<string, unknown> {
 /** A finding as a scan stores it: the engine's draft with its first texts and its fingerprint. */
 export interface NewFindingRecord extends FindingDraft {
   data: FindingData;
+  state: InteractionState | null;
+  viewport: ViewportName | null;
   /** The issue group (rule + template element); null on findings stored before groups existed. */
   groupKey: string | null;
   description: string;
@@ -124,5 +130,5 @@ export interface FindingRecord extends NewFindingRecord {
 /** What a finding and the issue it becomes both say about the failing element. */
 export type ElementFailure = Pick<
   FindingRecord,
-  'fingerprint' | 'groupKey' | 'ruleId' | 'type' | 'severity' | 'wcagCriterion' | 'wcagLevel' | 'elementSelector' | 'elementHtml' | 'description' | 'fixSuggestion' | 'helpUrl' | 'data'
+  'fingerprint' | 'groupKey' | 'state' | 'viewport' | 'ruleId' | 'type' | 'severity' | 'wcagCriterion' | 'wcagLevel' | 'elementSelector' | 'elementHtml' | 'description' | 'fixSuggestion' | 'helpUrl' | 'data'
 >;

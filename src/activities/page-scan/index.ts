@@ -118,13 +118,15 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
         findings: result.findings.map((found) => {
           // A selector is indexed and part of the issue's identity: the page decides its length.
           const f = { ...found, elementSelector: boundedSelector(found.elementSelector) };
+          const context = { state: f.state ?? null, viewport: f.viewport ?? null };
           return {
             ...f,
+            ...context,
             // Engine texts until enrichment replaces them; they stay if enrichment fails.
             description: `${f.engineHelp}. ${f.engineDescription}.`.replace(/\.\./g, '.'),
             fixSuggestion: f.failureSummary || f.engineHelp,
             data: { ...f.data, ...(result.blocked.length ? { blockedRequests: result.blocked.length } : {}) },
-            fingerprint: fingerprint(url, f.ruleId, f.elementSelector),
+            fingerprint: fingerprint(url, f.ruleId, f.elementSelector, context),
             groupKey: groupKey(f.ruleId, f.elementSelector, f.elementHtml),
           };
         }),

@@ -38,6 +38,24 @@ export const EvidenceSchema = z.record(z.string(), z.unknown()).openapi({
     '`review` (why a person must decide). Keys vary by rule; `alsoFlaggedBy` is given separately.',
 });
 
+export const InteractionStateSchema = z
+  .object({
+    action: z.enum(['click']).openapi({ description: 'What the scan did to reveal the element.' }),
+    target: z.string().openapi({ description: 'A CSS selector of the element it acted on.', example: '#menu-button' }),
+    label: z.string().openapi({ description: 'That element\u2019s accessible name or text.', example: 'Menu' }),
+  })
+  .nullable()
+  .openapi('InteractionState', {
+    description: 'The interaction state that revealed the issue (a menu, a `<details>`, a tab, a dialog opened); null in the page\u2019s default state. Part of the issue\u2019s identity.',
+  });
+
+export const ViewportSchema = z
+  .union([z.enum(['desktop', 'mobile']), z.number().int()])
+  .nullable()
+  .openapi('IssueViewport', {
+    description: 'The viewport the issue was found at, on crawls that check several (`desktop`, `mobile` or a width in CSS px); null otherwise. Part of the issue\u2019s identity.',
+  });
+
 export const ScanIssueSchema = z
   .object({
     id: z.uuid(),
@@ -54,6 +72,8 @@ export const ScanIssueSchema = z
     helpUrl: z.string().nullable(),
     alsoFlaggedBy: z.array(z.string()).openapi({ description: 'Other rules that found the same element failing the same criterion.' }),
     evidence: EvidenceSchema,
+    state: InteractionStateSchema,
+    viewport: ViewportSchema,
   })
   .openapi('ScanIssue');
 

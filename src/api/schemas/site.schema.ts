@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { SEVERITIES, WCAG_LEVELS, ISSUE_TYPES } from '../../shared/contracts.ts';
-import { EvidenceSchema, TargetUrl } from './scan.schema.ts';
+import { EvidenceSchema, InteractionStateSchema, TargetUrl, ViewportSchema } from './scan.schema.ts';
 
 export const CRAWL_STATUSES = ['queued', 'running', 'completed', 'completed_partial', 'cancelled', 'failed'] as const;
 export const ISSUE_STATUSES = ['open', 'fixed', 'dismissed', 'cant_fix'] as const;
@@ -94,7 +94,11 @@ export const PageSchema = z
     path: z.string(),
     title: z.string().nullable(),
     depth: z.number().int(),
-    discoveredVia: z.enum(['root', 'link', 'sitemap']),
+    discoveredVia: z.enum(['root', 'link', 'sitemap', 'rendered', 'flow']).openapi({
+      description:
+        'How the page was found: the home page, a link in the HTML the server sent, a sitemap, a link only the rendered page has (`rendered`), ' +
+        'or a scripted flow of the site whose end state is audited as a page (`flow`).',
+    }),
     httpStatus: z.number().int().nullable(),
     latestScore: z.number().int().nullable(),
     issueCounts: IssueCounts.openapi({ description: 'Open issues of the page by severity.' }),
@@ -123,6 +127,8 @@ export const IssueSchema = z
     helpUrl: z.string().nullable(),
     alsoFlaggedBy: z.array(z.string()).openapi({ description: 'Other rules that found the same element failing the same criterion.' }),
     evidence: EvidenceSchema,
+    state: InteractionStateSchema,
+    viewport: ViewportSchema,
     firstSeenAt: z.string(),
     lastSeenAt: z.string(),
     createdAt: z.string(),

@@ -37,6 +37,8 @@ export function sharedTitleFindings(pages: readonly CrawlPageForChecks[]): Array
         pageScanId: page.ref,
         finding: {
           ...draft,
+          state: null,
+          viewport: null,
           description: `${draft.engineHelp}. ${draft.failureSummary}.`,
           fixSuggestion: CRAWL_CHECK_GUIDES[SHARED_TITLE_RULE]!.fix,
           fingerprint: fingerprint(page.url, draft.ruleId, draft.elementSelector),

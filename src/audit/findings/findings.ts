@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { parseDocument } from 'htmlparser2';
-import type { IssueType, Severity } from '../../shared/contracts.ts';
+import type { InteractionState, IssueType, Severity, ViewportName } from '../../shared/contracts.ts';
 import { SEVERITIES } from '../../shared/contracts.ts';
 import { criterionForTags } from '../../shared/wcag.ts';
 import type { FindingDraft, PassedRule, ContrastFacts, ElementFacts, ReviewFacts, EngineFacts } from '../../shared/findings.ts';
@@ -276,7 +276,19 @@ export function normaliseSelector(selector: string): string {
   return selector.replace(/\s+/g, ' ').trim();
 }
 
-/** Identity of an issue across crawls: page URL, rule, normalised selector. */
-export function fingerprint(pageUrl: string, ruleId: string, selector: string): string {
-  return createHash('sha256').update(`${pageUrl}\n${ruleId}\n${normaliseSelector(selector)}`).digest('hex').slice(0, 40);
+/**
+ * Identity of an issue across crawls: page URL, rule, normalised selector, and, where they apply,
+ * the interaction state that revealed it and the viewport. Without either, the identity is the one
+ * issues had before states and viewports existed, so their history carries on.
+ */
+export function fingerprint(
+  pageUrl: string,
+  ruleId: string,
+  selector: string,
+  context: { state?: InteractionState | null; viewport?: ViewportName | null } = {},
+): string {
+  let key = `${pageUrl}\n${ruleId}\n${normaliseSelector(selector)}`;
+  if (context.state) key += `\nstate:${context.state.action}:${normaliseSelector(context.state.target)}`;
+  if (context.viewport !== undefined && context.viewport !== null) key += `\nviewport:${context.viewport}`;
+  return createHash('sha256').update(key).digest('hex').slice(0, 40);
 }

@@ -94,10 +94,10 @@ async function diffAndEndCrawl(db: Kysely<DB>, crawlId: string, opts: FinalizeOp
       returning i.id`.execute(trx);
 
     const upserted = await sql<{ inserted: boolean }>`
-      insert into issues (site_id, page_id, fingerprint, group_key, rule_id, type, severity, wcag_criterion, wcag_level, element_selector,
+      insert into issues (site_id, page_id, fingerprint, group_key, state, viewport, rule_id, type, severity, wcag_criterion, wcag_level, element_selector,
                           element_html, description, fix_suggestion, help_url, data, status, status_history, status_history_total, last_finding_id,
                           first_crawl_id, last_crawl_id, first_seen_at, last_seen_at)
-      select ${siteId}, f.page_id, f.fingerprint, f.group_key, f.rule_id, f.type, f.severity, f.wcag_criterion, f.wcag_level, f.element_selector,
+      select ${siteId}, f.page_id, f.fingerprint, f.group_key, f.state, f.viewport, f.rule_id, f.type, f.severity, f.wcag_criterion, f.wcag_level, f.element_selector,
              f.element_html, f.description, f.fix_suggestion, f.help_url, f.data, 'open', ${historyEntry(null, 'open', crawlId)}, 1, f.id,
              ${crawlId}, ${crawlId}, now(), now()
       from crawl_findings f

@@ -121,7 +121,7 @@ function listPageQuery(db: Db, siteId: string, f: IssueFilters, page: { limit: n
           'elementHtml', i.element_html, 'description', i.description, 'fixSuggestion', i.fix_suggestion, 'axeRuleId', i.rule_id,
           'groupKey', i.group_key, 'status', i.status, 'helpUrl', i.help_url,
           'alsoFlaggedBy', case when jsonb_typeof(i.data->'alsoFlaggedBy') = 'array' then i.data->'alsoFlaggedBy' else '[]'::jsonb end,
-          'evidence', coalesce(i.data, '{}'::jsonb) - 'alsoFlaggedBy',
+          'evidence', coalesce(i.data, '{}'::jsonb) - 'alsoFlaggedBy', 'state', i.state, 'viewport', i.viewport,
           'firstSeenAt', ${isoText('i.first_seen_at')}, 'lastSeenAt', ${isoText('i.last_seen_at')},
           'createdAt', ${isoText('i.created_at')}, 'updatedAt', ${isoText('i.updated_at')}
         ) order by k.severity_rank, k.page_url, k.id), '[]')::text from k join issues i on i.id = k.id)`.as('json'),

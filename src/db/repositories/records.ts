@@ -81,13 +81,15 @@ export function scanFromRow(r: PageScan): ScanRecord {
 
 
 type ElementFailureColumns =
-  | 'fingerprint' | 'group_key' | 'rule_id' | 'type' | 'severity' | 'wcag_criterion' | 'wcag_level' | 'element_selector' | 'element_html' | 'description' | 'fix_suggestion' | 'help_url' | 'data';
+  | 'fingerprint' | 'group_key' | 'state' | 'viewport' | 'rule_id' | 'type' | 'severity' | 'wcag_criterion' | 'wcag_level' | 'element_selector' | 'element_html' | 'description' | 'fix_suggestion' | 'help_url' | 'data';
 
 /** The columns findings and issues share (an issue is copied from a finding). */
 function elementFailureFromRow(r: Pick<Finding, ElementFailureColumns>): ElementFailure {
   return {
     fingerprint: r.fingerprint,
     groupKey: r.group_key,
+    state: r.state ?? null,
+    viewport: r.viewport ?? null,
     ruleId: r.rule_id,
     type: r.type,
     severity: r.severity,

@@ -113,6 +113,8 @@ export function findingToRow(pageScanId: string, f: NewFindingRecord): NewFindin
     data: JSON.stringify(f.data),
     fingerprint: f.fingerprint,
     group_key: f.groupKey,
+    state: f.state ? JSON.stringify(f.state) : null,
+    viewport: f.viewport !== null && f.viewport !== undefined ? JSON.stringify(f.viewport) : null,
     page_scan_id: pageScanId,
   };
 }

@@ -74,6 +74,8 @@ function finding(over: Partial<FindingRecord> = {}): FindingRecord {
   return {
     id: 'f1',
     pageScanId: 's1',
+    state: null,
+    viewport: null,
     ruleId: 'image-alt',
     type: 'confirmed',
     severity: 'critical',

@@ -20,6 +20,8 @@ function finding(over: Partial<FindingRecord> = {}): FindingRecord {
   return {
     id: 'f1',
     pageScanId: 's1',
+    state: null,
+    viewport: null,
     ruleId: 'color-contrast',
     type: 'confirmed',
     severity: 'serious',
