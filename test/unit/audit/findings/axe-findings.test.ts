@@ -77,6 +77,25 @@ describe('axe results to findings', () => {
     expect(a).not.toBe(fingerprint('https://x.test/', 'role-img-alt', '#a > img'));
   });
 
+  it('keeps the identity issues had before states and viewports when neither applies', () => {
+    // The value issues were stored under before issue 30: sha256 of "url\nrule\nselector", 40 hex digits.
+    expect(fingerprint('https://x.test/', 'image-alt', '#a > img')).toBe('79d9cee4f04c8bc57f050caae2311e183486c6c7');
+    expect(fingerprint('https://x.test/', 'image-alt', '#a > img', { state: null, viewport: null })).toBe(fingerprint('https://x.test/', 'image-alt', '#a > img'));
+  });
+
+  it('tells apart the same element in another interaction state or viewport', () => {
+    const base = fingerprint('https://x.test/', 'image-alt', '#a > img');
+    const menu = { action: 'click' as const, target: '#menu-button', label: 'Menu' };
+    const inMenu = fingerprint('https://x.test/', 'image-alt', '#a > img', { state: menu });
+    expect(inMenu).not.toBe(base);
+    // The label is the trigger's text, which may change wording: the identity follows the trigger.
+    expect(fingerprint('https://x.test/', 'image-alt', '#a > img', { state: { ...menu, label: 'Open menu' } })).toBe(inMenu);
+    expect(fingerprint('https://x.test/', 'image-alt', '#a > img', { state: { ...menu, target: '#other' } })).not.toBe(inMenu);
+    const mobile = fingerprint('https://x.test/', 'image-alt', '#a > img', { viewport: 'mobile' });
+    expect(new Set([base, mobile, fingerprint('https://x.test/', 'image-alt', '#a > img', { viewport: 'desktop' }), fingerprint('https://x.test/', 'image-alt', '#a > img', { viewport: 768 })]).size).toBe(4);
+    expect(fingerprint('https://x.test/', 'image-alt', '#a > img', { state: menu, viewport: 'mobile' })).not.toBe(inMenu);
+  });
+
   describe('what the engine measured', () => {
     type Node = AxeRuleResult['nodes'][number];
     const node = (html: string, any: Node['any'] = [], extra: Partial<Node> = {}): Node => ({ target: ['#x'], html, any, all: [], none: [], ...extra });
