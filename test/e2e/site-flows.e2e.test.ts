@@ -3,6 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCrawlFlow } from '../../src/activities/site-flows-source.ts';
 import { axeEngine } from '../../src/audit/engines/axe/axe.engine.ts';
+import { runFlow } from '../../src/audit/session/flow-runner.ts';
+import { openTab } from '../../src/audit/session/page-session.ts';
 import { crawlWorkflowId } from '../../src/shared/search-attributes.ts';
 import { html, startStaticServer, type StaticServer } from '../support/static-server.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../helpers/test-env.ts';
@@ -238,6 +240,31 @@ describe('scripted flows per site', () => {
     // A flow removed after its crawl registered the page: the page's error, not a crashed scan.
     const load = await loadCrawlFlow(env.db, env.config.secretsKey, c.id, 'contact form sent empty', 10_000);
     expect(load).toMatchObject({ kind: 'error', error: { code: 'flow_failed', message: expect.stringContaining('no flow named "contact form sent empty"') } });
+  });
+
+  it('runs a flow in a tab: navigations between steps go through, the end state is then held still, a goto that answers 404 fails', async () => {
+    site.route('/wizard', html(doc('Wizard', `<button id="next" onclick="location.href='/wizard-2'">Next</button>`)));
+    // Step 2 would move on by itself a moment later: the checks must see step 2, not step 3.
+    site.route('/wizard-2', html(doc('Step 2', `<p id="two">Step two</p><script>setTimeout(function () { location.href = '/wizard-3'; }, 1200)</script>`)));
+    site.route('/wizard-3', html(doc('Step 3', '<p>Step three</p>')));
+    const host = new URL(site.origin).hostname;
+    const tab = await openTab({ browser: await env.browser.get(), policy: env.deps.policy, pageLoadTimeoutMs: 10_000 });
+    try {
+      const loaded = await tab.load(`${site.origin}/wizard`);
+      if (loaded.kind !== 'loaded') throw new Error(loaded.error.message);
+      const steps = [{ action: 'goto' as const, url: `${site.origin}/wizard` }, { action: 'click' as const, selector: '#next' }, { action: 'waitFor' as const, selector: '#two' }];
+      const ran = await runFlow(loaded.page, { name: 'wizard', steps }, { host, pageLoadTimeoutMs: 10_000 });
+      expect(ran).toEqual({ kind: 'done', end: { finalUrl: `${site.origin}/wizard-2`, httpStatus: 200, pageTitle: 'Step 2' } });
+      await new Promise((r) => setTimeout(r, 2000));
+      expect(loaded.page.url()).toBe(`${site.origin}/wizard-2`);
+
+      const again = await tab.load(`${site.origin}/wizard`);
+      if (again.kind !== 'loaded') throw new Error(again.error.message);
+      const gone = await runFlow(again.page, { name: 'gone', steps: [steps[0]!, { action: 'goto', url: `${site.origin}/gone` }] }, { host, pageLoadTimeoutMs: 10_000 });
+      expect(gone).toMatchObject({ kind: 'page-error', httpStatus: 404, error: { code: 'flow_failed', message: `flow "gone": step 2 (goto ${site.origin}/gone) answered HTTP 404` } });
+    } finally {
+      await tab.close();
+    }
   });
 
   it('lists the routes in the OpenAPI document, with flow_failed among page error codes', async () => {
