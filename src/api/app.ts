@@ -15,6 +15,7 @@ import { healthRoutes } from './routes/health.routes.ts';
 import { scanRoutes } from './routes/scans.routes.ts';
 import { scheduleRoutes } from './routes/schedules.routes.ts';
 import { siteAuthRoutes } from './routes/site-auth.routes.ts';
+import { siteFlowsRoutes } from './routes/site-flows.routes.ts';
 import { siteContentRoutes } from './routes/site-content.routes.ts';
 import { siteRoutes } from './routes/sites.routes.ts';
 import { crawlRoutes } from './routes/crawls.routes.ts';
@@ -91,6 +92,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', siteRoutes(deps));
   app.route('/', crawlRoutes(deps, limits));
   app.route('/', siteAuthRoutes(deps));
+  app.route('/', siteFlowsRoutes(deps));
   app.route('/', siteContentRoutes(deps));
   app.route('/', issueGroupRoutes(deps));
   app.route('/', scheduleRoutes(deps));

@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright';
+import type { Browser, Page } from 'playwright';
 import type { PageError, ScanStage } from '../shared/contracts.ts';
 import type { TargetPolicy } from '../security/target-policy.ts';
 import { mergeFindings } from './findings/findings.ts';
@@ -6,6 +6,7 @@ import type { FindingDraft, PassedRule } from '../shared/findings.ts';
 import type { BlockedRequest } from './session/egress-proxy.ts';
 import { DEFAULT_ENGINES, type ScanEngine } from './engines/index.ts';
 import { openTab, type Tab } from './session/page-session.ts';
+import type { FlowRunResult } from './session/flow-runner.ts';
 
 export interface ScanUrlOptions {
   /** The slot's tab to load the page in (kept open for the next page unless it broke or hung). */
@@ -25,6 +26,11 @@ export interface ScanUrlOptions {
    * it is doing (a script that never yields included), and the page ends in a `timeout` error.
    */
   deadlineMs?: number;
+  /**
+   * A site's scripted flow (its page stands for the flow's end state): the tab loads `startUrl`
+   * instead of `url`, `run` acts on the loaded page, and the engines check where it ended.
+   */
+  flow?: { startUrl: string; run: (page: Page, signal?: AbortSignal) => Promise<FlowRunResult> };
 }
 
 export const DEFAULT_SCAN_DEADLINE_MS = 120_000;
@@ -92,8 +98,13 @@ export async function scanUrl(url: string, opts: ScanUrlOptions): Promise<ScanUr
 
 async function runScan(url: string, opts: ScanUrlOptions, tab: Tab): Promise<ScanUrlResult> {
   const engines = opts.engines ?? DEFAULT_ENGINES;
-  const loaded = await tab.load(url, { signal: opts.signal, onLoading: () => opts.onStage?.('Loading') });
+  let loaded = await tab.load(opts.flow?.startUrl ?? url, { signal: opts.signal, onLoading: () => opts.onStage?.('Loading') });
   if (loaded.kind === 'page-error') return loaded;
+  if (opts.flow) {
+    const ran = await opts.flow.run(loaded.page, opts.signal);
+    if (ran.kind === 'page-error') return ran;
+    loaded = { ...loaded, ...ran.end, httpStatus: ran.end.httpStatus ?? loaded.httpStatus };
+  }
   const runs: EngineRun[] = [];
   // Findings still standing, per engine run: a later engine may withdraw earlier ones it measured.
   const kept: FindingDraft[][] = [];

@@ -48,6 +48,11 @@ export const PAGE_ERROR_CODES = [
    * header, conflicting lengths, broken chunked or content encoding, interim answers without end.
    */
   'invalid_response',
+  /**
+   * A page that stands for a site's scripted flow: a step failed (its element or URL did not come
+   * in time, the page left the site), or the flow could not be read (removed, or no SECRETS_KEY).
+   */
+  'flow_failed',
 ] as const;
 export type PageErrorCode = (typeof PAGE_ERROR_CODES)[number];
 

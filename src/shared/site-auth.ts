@@ -10,7 +10,20 @@ export type LoginStep =
   | { action: 'goto'; url: string }
   | { action: 'fill'; selector?: string; label?: string; value: string }
   | { action: 'click'; selector?: string; label?: string; text?: string }
-  | { action: 'waitFor'; url?: string; selector?: string };
+  | { action: 'waitFor'; url?: string; selector?: string }
+  | { action: 'select'; selector?: string; label?: string; value: string }
+  | { action: 'press'; key: string; selector?: string; label?: string };
+
+/** A step as the API shows it: what it acts on, never a value it types or picks (`hasValue` says there is one). */
+export interface StepSummary {
+  action: LoginStep['action'];
+  selector?: string;
+  label?: string;
+  text?: string;
+  url?: string;
+  key?: string;
+  hasValue?: true;
+}
 
 export interface LoggedInCheck {
   /** An element only a logged-in page shows (e.g. the account menu). */
@@ -42,7 +55,7 @@ export interface SiteAuthSummary {
   basic: { username: string; hasPassword: true } | null;
   login: {
     url: string;
-    steps: Array<{ action: LoginStep['action']; selector?: string; label?: string; text?: string; url?: string; hasValue?: true }>;
+    steps: StepSummary[];
     loggedIn: LoggedInCheck;
     loginUrlPattern: string | null;
     stepTimeoutMs: number;
@@ -86,22 +99,25 @@ export function summarizeSiteAuth(s: SiteAuthSetup): SiteAuthSummary {
     login: s.login
       ? {
           url: s.login.url,
-          steps: s.login.steps.map((st) => {
-            const { action } = st;
-            const out: NonNullable<SiteAuthSummary['login']>['steps'][number] = { action };
-            if ('selector' in st && st.selector !== undefined) out.selector = st.selector;
-            if ('label' in st && st.label !== undefined) out.label = st.label;
-            if ('text' in st && st.text !== undefined) out.text = st.text;
-            if ('url' in st && st.url !== undefined) out.url = st.url;
-            if (st.action === 'fill') out.hasValue = true;
-            return out;
-          }),
+          steps: s.login.steps.map(summarizeStep),
           loggedIn: { ...s.login.loggedIn },
           loginUrlPattern: s.login.loginUrlPattern ?? null,
           stepTimeoutMs: s.login.stepTimeoutMs ?? DEFAULT_LOGIN_STEP_TIMEOUT_MS,
         }
       : null,
   };
+}
+
+/** A step without the value it types or picks (`fill`, `select`): those are write-only. */
+export function summarizeStep(st: LoginStep): StepSummary {
+  const out: StepSummary = { action: st.action };
+  if ('selector' in st && st.selector !== undefined) out.selector = st.selector;
+  if ('label' in st && st.label !== undefined) out.label = st.label;
+  if ('text' in st && st.text !== undefined) out.text = st.text;
+  if ('url' in st && st.url !== undefined) out.url = st.url;
+  if (st.action === 'press') out.key = st.key;
+  if (st.action === 'fill' || st.action === 'select') out.hasValue = true;
+  return out;
 }
 
 /**

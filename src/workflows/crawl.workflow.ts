@@ -10,6 +10,7 @@ import {
   getExternalWorkflowHandle,
   isCancellation,
   ParentClosePolicy,
+  patched,
   sleep,
   startChild,
   upsertSearchAttributes,
@@ -94,6 +95,9 @@ export async function CrawlWorkflow(started: CrawlWorkflowInput): Promise<CrawlW
     if (!state.discoveryStarted) {
       const started = await db.markCrawlRunning({ crawlId });
       if (!started) return { crawlId, status: 'ended' };
+      // The site's flows are pages of the crawl, registered before discovery counts its pages.
+      // (patched: crawls already past this point when it shipped replay without it.)
+      if (patched('register-flow-pages')) await db.registerFlowPages({ crawlId });
       await startChild(DiscoveryWorkflow, {
         workflowId: discoveryWorkflowId(crawlId),
         taskQueue: queues.workflows,

@@ -15,8 +15,10 @@ import { groupKey } from '../../audit/findings/group-key.ts';
 import type { BrowserProvider } from '../../audit/session/browser-provider.ts';
 import { isBrowserGone } from '../../audit/session/classify-navigation-error.ts';
 import type { ScanEngine } from '../../audit/engines/index.ts';
-import { scanUrl, type ScanUrlResult } from '../../audit/scan-url.ts';
+import { scanUrl, type ScanUrlOptions, type ScanUrlResult } from '../../audit/scan-url.ts';
 import { loadCrawlAuth } from '../site-auth-source.ts';
+import { loadCrawlFlow } from '../site-flows-source.ts';
+import { flowNameOf } from '../../shared/site-flows.ts';
 import type { SiteAuthLoad } from '../../audit/session/site-login.ts';
 import { TabCrashedError, type TabPool } from '../../audit/session/tab-pool.ts';
 
@@ -58,6 +60,7 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
     url: string,
     tabOwner: { owner: string; keep: boolean; auth?: () => Promise<SiteAuthLoad> },
     onStage?: (s: ScanStage) => Promise<void>,
+    flow?: ScanUrlOptions['flow'],
   ): Promise<ScanUrlResult> {
     const ctx = Context.current();
     let stage = 'Starting';
@@ -74,6 +77,7 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
               deadlineMs: deps.scanDeadlineMs,
               signal: ctx.cancellationSignal,
               engines: deps.scanEngines,
+              flow,
               onStage: async (s) => {
                 stage = s;
                 ctx.heartbeat({ stage });
@@ -172,7 +176,13 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
       }
       // Read and opened only when the crawl's slot opens a new tab: the tab keeps it from then on.
       const auth = () => loadCrawlAuth(deps.db, deps.secretsKey, input.crawlId);
-      const result = await scanAndStore(row.id, page.url, { owner: `crawl:${input.crawlId}`, keep: true, auth });
+      // A flow's page: the flow runs (opened from the database here) and its end state is checked.
+      const flowName = flowNameOf(page.url);
+      const flow = flowName === undefined ? undefined : await loadCrawlFlow(deps.db, deps.secretsKey, input.crawlId, flowName, deps.pageLoadTimeoutMs);
+      const result: ScanUrlResult =
+        flow?.kind === 'error'
+          ? { kind: 'page-error', error: flow.error, finalUrl: null, httpStatus: null }
+          : await scanAndStore(row.id, page.url, { owner: `crawl:${input.crawlId}`, keep: true, auth }, undefined, flow?.scan);
       await recordCrawlPageScan(deps.db, { crawlId: input.crawlId, pageId: page.id, scanId: row.id, error: result.kind === 'scanned' ? null : result.error });
       if (result.kind === 'page-error') return { kind: 'page-error', error: result.error };
       return { kind: 'scanned', findings: result.findings.length, pageTitle: result.pageTitle };

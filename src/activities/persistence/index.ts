@@ -2,7 +2,9 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Database } from '../../db/database.ts';
 import { finishScan, findScan, listFindings, markScanRunning, setScanStage } from '../../db/repositories/scan.repository.ts';
 import { findCrawl, markCrawlRunning, openCrawl, purgeOldCrawlResults, setDiscoveryDone, type OpenCrawlResult } from '../../db/repositories/crawl.repository.ts';
-import { claimPages, markCrawlPageEnrichFailed, markCrawlPageScanFailed } from '../../db/repositories/crawl-page.repository.ts';
+import { claimPages, markCrawlPageEnrichFailed, markCrawlPageScanFailed, registerPage } from '../../db/repositories/crawl-page.repository.ts';
+import { findCrawlSiteFlows } from '../../db/repositories/site-flows.repository.ts';
+import { flowPagePath, flowPageUrl, type SiteFlowsSummary } from '../../shared/site-flows.ts';
 import { finalizeCrawl } from '../../db/repositories/finalization.repository.ts';
 import { FAILURE_TYPES, type PageError, type ScanStage, type ScanStatus } from '../../shared/contracts.ts';
 import type { Logger } from '../../logger.ts';
@@ -49,6 +51,30 @@ export function createPersistenceActivities(deps: PersistenceActivityDeps) {
         throw ApplicationFailure.nonRetryable(`crawl ${input.crawlId} does not exist`, FAILURE_TYPES.crawlNotFound);
       }
       return false;
+    },
+
+    /**
+     * One page per flow of the site (`<start>#flow:<name>`, discovered via `flow`), registered
+     * before discovery starts, so they count in `totalPages` and against `maxPages` like any page;
+     * at most `maxPages - 1` of them, so the home page keeps its place. Read from the flows'
+     * summary (names and URLs, no value typed): this worker needs no SECRETS_KEY. Idempotent: a
+     * page is registered once per crawl however often this runs.
+     */
+    async registerFlowPages(input: { crawlId: string }): Promise<{ flows: number; pages: number }> {
+      const row = await findCrawlSiteFlows(deps.db, input.crawlId);
+      if (!row) return { flows: 0, pages: 0 };
+      const crawl = await findCrawl(deps.db, input.crawlId);
+      if (!crawl) throw ApplicationFailure.nonRetryable(`crawl ${input.crawlId} does not exist`, FAILURE_TYPES.crawlNotFound);
+      const flows = (row.summary as SiteFlowsSummary).flows;
+      const taken = flows.slice(0, Math.max(0, crawl.maxPages - 1));
+      for (const flow of taken) {
+        const url = flowPageUrl(flow, row.baseUrl);
+        await registerPage(deps.db, { crawlId: crawl.id, siteId: row.siteId, url, path: flowPagePath(url), depth: 0, via: 'flow', httpStatus: null });
+      }
+      if (taken.length < flows.length) {
+        deps.logger.warn({ crawlId: crawl.id, flows: flows.length, registered: taken.length, maxPages: crawl.maxPages }, "more flows than the crawl's page limit leaves room for; the first ones are audited");
+      }
+      return { flows: flows.length, pages: taken.length };
     },
 
     /** Pending pages for the crawl loop, plus whether discovery can still add more. */

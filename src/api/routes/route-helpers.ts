@@ -2,7 +2,7 @@ import type { z } from '@hono/zod-openapi';
 import { findSite } from '../../db/repositories/site.repository.ts';
 import type { SiteRecord } from '../../db/repositories/records.ts';
 import type { AppDeps } from '../env.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, type FieldError } from '../errors.ts';
 
 export const jsonContent = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
@@ -13,4 +13,16 @@ export async function requireSite(deps: AppDeps, id: string): Promise<SiteRecord
   const site = await findSite(deps.db, id);
   if (!site) throw new ApiError('not_found', `site ${id} does not exist`);
   return site;
+}
+
+/**
+ * A 400 for every URL of a set-up that is not on the site's host (its hostname, or its base URL's):
+ * a login or a flow only ever acts on the site it belongs to.
+ */
+export function requireOnSite(site: SiteRecord, urls: ReadonlyArray<{ path: string; url: string }>): void {
+  const hosts = new Set([site.hostname, new URL(site.baseUrl).hostname]);
+  const off: FieldError[] = urls
+    .filter((u) => !hosts.has(new URL(u.url).hostname.replace(/\.$/, '').toLowerCase()))
+    .map((u) => ({ path: u.path, message: `must be on the site's host (${site.hostname})` }));
+  if (off.length) throw new ApiError('validation_error', `${off[0]!.path}: ${off[0]!.message}`, { errors: off });
 }

@@ -3,10 +3,10 @@ import { deleteSiteAuth, findSiteAuth, putSiteAuth, type SiteAuthRow } from '../
 import { sealSiteAuth } from '../../security/site-auth-seal.ts';
 import { summarizeSiteAuth, urlsOf, type SiteAuthSetup, type SiteAuthSummary } from '../../shared/site-auth.ts';
 import type { AppDeps, HonoEnv } from '../env.ts';
-import { ApiError, type FieldError } from '../errors.ts';
+import { ApiError } from '../errors.ts';
 import { iso, problemResponses, uuidParam } from '../schemas/common.schema.ts';
 import { PutSiteAuthBody, SiteAuthSchema } from '../schemas/site-auth.schema.ts';
-import { jsonContent, requireSite } from './route-helpers.ts';
+import { jsonContent, requireOnSite, requireSite } from './route-helpers.ts';
 
 const SiteParams = z.object({ id: uuidParam('id') });
 
@@ -34,7 +34,7 @@ export function siteAuthRoutes(deps: AppDeps) {
       description:
         'What crawls of this site send and do to be logged in: extra request `headers`, `cookies` and HTTP `basic` credentials (all sent to the ' +
         "site's own origin only, by the browser and by discovery), and a scripted `login` (steps: `goto`, `fill` a field by selector or label, " +
-        '`click`, `waitFor` a URL pattern or an element) with a `loggedIn` check. The login runs once per scan slot\'s browser context and again ' +
+        '`click`, `select` an option, `press` a key, `waitFor` a URL pattern or an element) with a `loggedIn` check. The login runs once per scan slot\'s browser context and again ' +
         'when a page fails the check; a page that still lands on the login form is a page error `auth_required`. Every URL must be on the ' +
         "site's host. Secrets are write-only: they are stored encrypted with SECRETS_KEY (AES-256-GCM) and never shown again; the answer is " +
         'the same as GET. 201 when created, 200 when replaced; 503 `secrets_key_missing` when the server has no SECRETS_KEY (nothing is written). ' +
@@ -45,11 +45,7 @@ export function siteAuthRoutes(deps: AppDeps) {
     async (c) => {
       const site = await requireSite(deps, c.req.valid('param').id);
       const setup = c.req.valid('json') as SiteAuthSetup;
-      const hosts = new Set([site.hostname, new URL(site.baseUrl).hostname]);
-      const off: FieldError[] = urlsOf(setup)
-        .filter((u) => !hosts.has(new URL(u.url).hostname.replace(/\.$/, '').toLowerCase()))
-        .map((u) => ({ path: u.path, message: `must be on the site's host (${site.hostname})` }));
-      if (off.length) throw new ApiError('validation_error', `${off[0]!.path}: ${off[0]!.message}`, { errors: off });
+      requireOnSite(site, urlsOf(setup));
       const key = deps.config.secretsKey;
       if (!key) {
         throw new ApiError('secrets_key_missing', 'SECRETS_KEY is not configured on the API server: authentication set-ups are stored encrypted with it. Set it to 32 random bytes (openssl rand -base64 32); nothing was written.');

@@ -9,7 +9,7 @@ const pattern = z
   .min(1)
   .max(500)
   .openapi({ description: 'A URL pattern: `*` matches anything. Starting with `/`, it is matched against the path and query (`/login*`), else against the whole URL.' });
-const absoluteUrl = z
+export const absoluteUrl = z
   .string()
   .max(2000)
   .refine((u) => {
@@ -39,9 +39,48 @@ const WaitStep = z
   .strict()
   .refine((s) => s.url !== undefined || s.selector !== undefined, { message: 'give url (a pattern) or selector', path: ['url'] });
 
+const SelectStep = z
+  .object({
+    action: z.literal('select'),
+    selector: selector.optional(),
+    label: label.optional(),
+    value: z.string().max(MAX_VALUE).openapi({ description: "The option to pick, by its value or its text. Write-only: never shown again.", writeOnly: true }),
+  })
+  .strict()
+  .refine((s) => (s.selector === undefined) !== (s.label === undefined), { message: 'give exactly one of selector and label', path: ['selector'] });
+/** Playwright key names, optionally with modifiers: `Enter`, `Tab`, `Shift+Tab`, `ArrowDown`, `a`. */
+const KEY = /^(?:(?:Shift|Control|Alt|Meta|ControlOrMeta)\+)*(?:[A-Za-z][A-Za-z0-9]{0,20}|[!-~])$/;
+const PressStep = z
+  .object({
+    action: z.literal('press'),
+    key: z.string().max(80).regex(KEY, 'a key name such as Enter, Tab, Escape, ArrowDown, Shift+Tab or a single character').openapi({ description: 'The key, as Playwright names it (`Enter`, `Escape`, `Shift+Tab`).' }),
+    selector: selector.optional(),
+    label: label.optional(),
+  })
+  .strict()
+  .refine((s) => s.selector === undefined || s.label === undefined, { message: 'give at most one of selector and label (neither: the focused element)', path: ['selector'] });
+
+/** One scripted step, for the login and for a site's flows alike. */
 export const LoginStepSchema = z
-  .discriminatedUnion('action', [GotoStep, FillStep, ClickStep, WaitStep])
-  .openapi('LoginStep', { description: 'One scripted login step: `goto` a URL, `fill` a field, `click`, or `waitFor` a URL pattern or an element.' });
+  .discriminatedUnion('action', [GotoStep, FillStep, ClickStep, WaitStep, SelectStep, PressStep])
+  .openapi('LoginStep', {
+    description:
+      'One scripted step: `goto` a URL of the site, `fill` a field, `click`, `select` an option, `press` a key (in an element, or the focused one), or `waitFor` a URL pattern or an element. ' +
+      'Values typed or picked are write-only.',
+  });
+
+/** A step as the API shows it: its shape, never a value it types or picks. */
+export const StepSummarySchema = z
+  .object({
+    action: z.enum(['goto', 'fill', 'click', 'waitFor', 'select', 'press']),
+    selector: z.string().optional(),
+    label: z.string().optional(),
+    text: z.string().optional(),
+    url: z.string().optional(),
+    key: z.string().optional(),
+    hasValue: z.literal(true).optional().openapi({ description: 'A `fill` or `select` step has a value; it is never shown.' }),
+  })
+  .openapi('StepSummary');
 
 const LoggedIn = z
   .object({ selector: selector.optional(), urlPattern: pattern.optional() })
@@ -111,16 +150,7 @@ export const SiteAuthSchema = z
     login: z
       .object({
         url: z.string(),
-        steps: z.array(
-          z.object({
-            action: z.enum(['goto', 'fill', 'click', 'waitFor']),
-            selector: z.string().optional(),
-            label: z.string().optional(),
-            text: z.string().optional(),
-            url: z.string().optional(),
-            hasValue: z.literal(true).optional().openapi({ description: 'A fill step has a value; it is never shown.' }),
-          }),
-        ),
+        steps: z.array(StepSummarySchema),
         loggedIn: z.object({ selector: z.string().optional(), urlPattern: z.string().optional() }),
         loginUrlPattern: z.string().nullable(),
         stepTimeoutMs: z.number().int(),

@@ -493,7 +493,7 @@ function trackChanges(): void {
  * the last DOM change, and RESOURCE_QUIET_MS since the last resource arrived (a late background
  * image or the favicon is not a script at work, and no longer restarts the quiet spell).
  */
-async function settle(page: Page, capMs: number): Promise<void> {
+export async function settle(page: Page, capMs: number): Promise<void> {
   await page
     .evaluate(
       ({ quietMs, resourceQuietMs, capMs }) =>

@@ -1,5 +1,8 @@
-import type { BrowserContext, Cookie, Locator, Page } from 'playwright';
+import type { BrowserContext, Cookie, Page } from 'playwright';
 import { DEFAULT_LOGIN_STEP_TIMEOUT_MS, isLoginUrl, onOrigin, urlMatches, type LoginStep, type SiteAuthSetup } from '../../shared/site-auth.ts';
+import { describeStep, runStep, timedOut } from './scripted-steps.ts';
+
+export { describeStep };
 
 /** A URL's origin for a message (`about:blank` and the like stand for themselves). */
 function originOf(url: string): string {
@@ -42,35 +45,6 @@ export function configuredCookies(auth: TabAuth): Array<Pick<Cookie, 'name' | 'v
   return (auth.setup.cookies ?? []).map((c) => ({ name: c.name, value: c.value, domain: u.hostname, path: c.path ?? '/', secure: u.protocol === 'https:', httpOnly: true }));
 }
 
-/** Describes a step by what it acts on, never by the value it types. */
-export function describeStep(step: LoginStep, i: number): string {
-  const target =
-    step.action === 'goto'
-      ? step.url
-      : 'selector' in step && step.selector
-        ? step.selector
-        : 'label' in step && step.label
-          ? `label "${step.label}"`
-          : 'text' in step && step.text
-            ? `text "${step.text}"`
-            : 'url' in step && step.url
-              ? `URL ${step.url}`
-              : '';
-  return `login step ${i + 1} (${step.action}${target ? ` ${target}` : ''})`;
-}
-
-/** What a click step names; by text, a button first, then a link, then any element with that text (a heading often repeats "Sign in"). */
-async function clickTarget(page: Page, step: Extract<LoginStep, { action: 'click' }>): Promise<Locator> {
-  if (step.selector) return page.locator(step.selector).first();
-  if (step.label) return page.getByLabel(step.label).first();
-  const text = step.text!;
-  for (const candidate of [page.getByRole('button', { name: text }), page.getByRole('link', { name: text })]) {
-    if ((await candidate.count()) > 0) return candidate.first();
-  }
-  // Not there yet: whichever appears first.
-  return page.getByRole('button', { name: text }).or(page.getByRole('link', { name: text })).or(page.getByText(text, { exact: true })).first();
-}
-
 /**
  * Runs the scripted login in `page`: to the login URL, then each step. A step that fails ends the
  * login with a reason that names the step, never a value typed. A step that types or clicks runs
@@ -88,35 +62,18 @@ export async function runLogin(page: Page, auth: TabAuth, signal?: AbortSignal):
     signal?.throwIfAborted();
     const step = steps[i]!;
     const what = () => (i === 0 ? `opening the login page ${login.url}` : describeStep(step, i - 1));
-    if ((step.action === 'fill' || step.action === 'click') && !onOrigin(page.url(), origin)) {
+    if (step.action !== 'goto' && step.action !== 'waitFor' && !onOrigin(page.url(), origin)) {
       return { ok: false, reason: `${what()} was not run: the page is on ${originOf(page.url())}, not on the site's origin ${origin}` };
     }
     try {
-      switch (step.action) {
-        case 'goto':
-          await page.goto(step.url, { waitUntil: 'domcontentloaded', timeout });
-          break;
-        case 'fill': {
-          const field = step.selector ? page.locator(step.selector).first() : page.getByLabel(step.label!).first();
-          await field.fill(step.value, { timeout });
-          break;
-        }
-        case 'click':
-          await (await clickTarget(page, step)).click({ timeout });
-          break;
-        case 'waitFor':
-          if (step.url) await page.waitForURL((u) => urlMatches(step.url!, u.href), { timeout, waitUntil: 'domcontentloaded' });
-          if (step.selector) await page.locator(step.selector).first().waitFor({ state: 'attached', timeout });
-          break;
-      }
+      await runStep(page, step, timeout);
     } catch (err) {
       signal?.throwIfAborted();
       // The browser went away: retried by the activity. Playwright's own text is not passed on.
       if (page.isClosed()) throw new Error('Target page, context or browser has been closed during the login');
       // Playwright's message names the locator and the timeout; values never appear in it, but
-      // only its first line is kept and the step is named by what it acts on.
-      const why = /Timeout|timed out/i.test(String((err as Error)?.message)) ? `did not succeed within ${timeout} ms` : 'failed';
-      return { ok: false, reason: `${what()} ${why}` };
+      // the step is named by what it acts on, never by Playwright's text.
+      return { ok: false, reason: `${what()} ${timedOut(err) ? `did not succeed within ${timeout} ms` : 'failed'}` };
     }
   }
   // Let a submit's redirect chain finish before the session's cookies are read.

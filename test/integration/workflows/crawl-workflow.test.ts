@@ -44,6 +44,9 @@ function mockActivities(
       return { id: 'crawl' };
     },
     async markDiscoveryDone() {},
+    async registerFlowPages() {
+      return { flows: 0, pages: 0 };
+    },
     async claimPages(input: { claimKey: string; limit: number }) {
       calls.claims++;
       // The same key hands out the same pages again, like the real claim.
