@@ -127,6 +127,8 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
       // The page's title, final URL and status are the first viewport's; each later one adds its
       // own findings, merged within that viewport only (one barrier at two viewports is two issues).
       for (const viewport of result.kind === 'scanned' ? later : []) {
+        // Cancelled meanwhile: the activity ends as cancelled rather than start the next viewport.
+        if (ctx.cancellationSignal.aborted) await ctx.cancelled;
         const left = budgetEnd - Date.now();
         if (left < MIN_VIEWPORT_BUDGET_MS) {
           deps.logger.warn({ scanId, url, viewport, leftMs: left }, 'no time left to check the page at this viewport; the viewports before it stand');
