@@ -23,15 +23,24 @@ const SHOP = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <button id="search" type="button"><span class="glass"></span></button></header>
 <main><h1>Shop</h1><p>Everything for the garden.</p></main></body></html>`;
 
+/** A page whose script never yields after load on narrow screens only: it cannot be checked at mobile. */
+const STUCK_WHEN_NARROW = `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Busy on phones</title></head>
+<body><main><h1>Busy on phones</h1><img src="${GIF}" id="photo" width="40" height="40"></main>
+<script>addEventListener('load', () => { if (innerWidth < 600) setTimeout(() => { for (;;) {} }, 50); });</script></body></html>`;
+
 describe('crawl viewports end to end', () => {
   let env: TestEnv;
   let site: StaticServer;
+  let busy: StaticServer;
   let siteId: string;
 
   beforeAll(async () => {
     site = await startStaticServer();
     site.route('/', html(SHOP));
-    env = await createTestEnv({ discoveryOptions: { fetchTimeoutMs: 1500 } });
+    busy = await startStaticServer({ '/': html(STUCK_WHEN_NARROW) }, { host: '127.0.0.2' });
+    // The page that never yields at mobile is stopped at the scan deadline: the shortest there is.
+    env = await createTestEnv({ discoveryOptions: { fetchTimeoutMs: 1500 }, env: { SCAN_DEADLINE_MS: '30000' } });
     const res = await env.request('/api/sites', { method: 'POST', json: { url: `${site.origin}/` } });
     expect(res.status).toBe(201);
     siteId = (await res.json()).id;
@@ -39,6 +48,7 @@ describe('crawl viewports end to end', () => {
   afterAll(async () => {
     await env?.close();
     await site?.close();
+    await busy?.close();
   });
 
   const get = async (path: string) => {
@@ -47,12 +57,12 @@ describe('crawl viewports end to end', () => {
     return res.json();
   };
 
-  async function crawl(body: unknown) {
-    const res = await env.request(`/api/sites/${siteId}/crawl`, { method: 'POST', json: body });
+  async function crawl(body: unknown, id = siteId) {
+    const res = await env.request(`/api/sites/${id}/crawl`, { method: 'POST', json: body });
     expect(res.status).toBe(202);
     const { crawlId } = await res.json();
     return pollUntil(
-      () => get(`/api/sites/${siteId}/crawls/${crawlId}`),
+      () => get(`/api/sites/${id}/crawls/${crawlId}`),
       (c) => ENDED.includes(c.status),
       { timeoutMs: 240_000, everyMs: 250 },
     );
@@ -108,6 +118,18 @@ describe('crawl viewports end to end', () => {
     const done = await crawl({ viewports: ['desktop', 'mobile'] });
     expect(done).toMatchObject({ status: 'completed', viewports: ['desktop', 'mobile'], newIssues: 0 });
     expect(await openIssues()).toEqual(both);
+  });
+
+  it('a page that cannot be checked at a later viewport keeps the first viewport\'s results', async () => {
+    const res = await env.request('/api/sites', { method: 'POST', json: { url: `${busy.origin}/` } });
+    const other = (await res.json()).id;
+    const done = await crawl({ viewports: ['desktop', 'mobile'] }, other);
+    expect(done).toMatchObject({ status: 'completed', scannedPages: 1, failedPages: 0 });
+    const issues = (await get(`/api/sites/${other}/issues?limit=100`)).data as any[];
+    const alt = issues.filter((i) => i.axeRuleId === 'image-alt').map((i) => `${i.elementSelector} ${i.viewport}`);
+    expect(alt).toEqual(['#photo desktop']);
+    const page = (await get(`/api/sites/${other}/pages?limit=10`)).data[0];
+    expect(page).toMatchObject({ title: 'Busy on phones', httpStatus: 200 });
   });
 
   it("keeps viewports on the site's schedule", async () => {
