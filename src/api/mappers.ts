@@ -77,6 +77,7 @@ export function crawlDto(c: CrawlRecord) {
     brokenLinks: c.brokenLinks,
     skippedUrls: c.skippedUrls,
     maxPages: c.maxPages,
+    viewports: c.viewports,
     overallScore: c.overallScore,
     newIssues: c.newIssues,
     fixedIssues: c.fixedIssues,

@@ -1,6 +1,6 @@
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleDescription, type ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
 import { Cron } from 'croner';
-import type { ScheduledBy } from '../shared/contracts.ts';
+import type { ScheduledBy, ViewportName } from '../shared/contracts.ts';
 import { WORKFLOW_TYPES } from '../shared/workflow-types.ts';
 import { SITE_ID } from '../shared/search-attributes.ts';
 import type { AppDeps } from './env.ts';
@@ -13,6 +13,8 @@ export interface ScheduleSettings {
   every?: string;
   timezone?: string;
   maxPages: number;
+  /** The viewports of each scheduled crawl; absent: desktop only. */
+  viewports?: readonly ViewportName[];
   paused: boolean;
 }
 
@@ -150,7 +152,7 @@ export function scheduleProblem(s: Pick<ScheduleSettings, 'cron' | 'every' | 'ti
 function action(deps: AppDeps, siteId: string, s: ScheduleSettings): ScheduleOptionsStartWorkflowAction<never> {
   const scheduledBy: ScheduledBy = { ...(s.cron ? { cron: s.cron } : { every: s.every! }), ...(s.timezone ? { timezone: s.timezone } : {}) };
   // No crawlId: each run makes its own and tags its workflow with it (see CrawlWorkflow).
-  const input = crawlWorkflowInput(deps, { siteId, maxPages: s.maxPages, scheduledBy });
+  const input = crawlWorkflowInput(deps, { siteId, maxPages: s.maxPages, viewports: s.viewports, scheduledBy });
   return {
     type: 'startWorkflow',
     workflowType: WORKFLOW_TYPES.crawl,

@@ -7,23 +7,25 @@
 import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { findCrawl, type OpenCrawlResult } from '../db/repositories/crawl.repository.ts';
 import type { CrawlRecord } from '../db/repositories/records.ts';
-import { DEFAULT_DISCOVERY_OPTIONS, type CrawlWorkflowInput, type ScanWorkflowInput, type ScheduledBy } from '../shared/contracts.ts';
+import { DEFAULT_DISCOVERY_OPTIONS, type CrawlWorkflowInput, type ScanWorkflowInput, type ScheduledBy, type ViewportName } from '../shared/contracts.ts';
+import { crawlViewports, storedViewports } from '../shared/viewports.ts';
 import { CRAWL_ID, SITE_ID, crawlSearchAttributes, crawlWorkflowId, scanWorkflowId } from '../shared/search-attributes.ts';
 import { CRAWL_UPDATES, WORKFLOW_TYPES, type CrawlWorkflowType, type ScanWorkflowType } from '../shared/workflow-types.ts';
 import type { AppDeps } from './env.ts';
 import { ApiError } from './errors.ts';
 
 /** A crawl's workflow input: one crawl started through the API (`crawlId`), or every run of a Schedule (`scheduledBy`). */
-export function crawlWorkflowInput(deps: AppDeps, crawl: { siteId: string; maxPages: number; crawlId: string }): CrawlWorkflowInput & { crawlId: string };
-export function crawlWorkflowInput(deps: AppDeps, crawl: { siteId: string; maxPages: number; scheduledBy: ScheduledBy }): CrawlWorkflowInput;
-export function crawlWorkflowInput(
-  deps: AppDeps,
-  crawl: { siteId: string; maxPages: number } & ({ crawlId: string } | { scheduledBy: ScheduledBy }),
-): CrawlWorkflowInput {
+type CrawlSettings = { siteId: string; maxPages: number; viewports?: readonly ViewportName[] };
+export function crawlWorkflowInput(deps: AppDeps, crawl: CrawlSettings & { crawlId: string }): CrawlWorkflowInput & { crawlId: string };
+export function crawlWorkflowInput(deps: AppDeps, crawl: CrawlSettings & { scheduledBy: ScheduledBy }): CrawlWorkflowInput;
+export function crawlWorkflowInput(deps: AppDeps, crawl: CrawlSettings & ({ crawlId: string } | { scheduledBy: ScheduledBy })): CrawlWorkflowInput {
+  // Desktop only is what a crawl without viewports does: the input keeps the shape it always had.
+  const viewports = storedViewports(crawl.viewports);
   return {
     ...('crawlId' in crawl ? { crawlId: crawl.crawlId } : {}),
     siteId: crawl.siteId,
     maxPages: crawl.maxPages,
+    ...(viewports ? { viewports } : {}),
     queues: deps.queues,
     discovery: { ...DEFAULT_DISCOVERY_OPTIONS, ...deps.discoveryOptions },
     enrichment: deps.enrichmentRetry,
@@ -89,7 +91,7 @@ export async function startCrawlWorkflow(deps: AppDeps, input: CrawlWorkflowInpu
     args: [input],
     workflowIdConflictPolicy: 'FAIL',
     typedSearchAttributes: crawlSearchAttributes(input.siteId, input.crawlId),
-    memo: { hostname, maxPages: input.maxPages },
+    memo: { hostname, maxPages: input.maxPages, ...(input.viewports ? { viewports: input.viewports } : {}) },
   });
   try {
     return await deps.temporal.connection.withDeadline(Date.now() + OPEN_WAIT_MS, () =>
@@ -126,12 +128,13 @@ export async function startingCrawl(deps: AppDeps, siteId: string, crawlId: stri
   // The row may have been written between the caller's read and this one.
   const row = await findCrawl(deps.db, crawlId);
   if (row) return row;
-  const memo = (await d.memo) as { maxPages?: number } | undefined;
+  const memo = (await d.memo) as { maxPages?: number; viewports?: unknown } | undefined;
   return {
     id: crawlId,
     siteId,
     status: 'queued',
     maxPages: memo?.maxPages ?? deps.config.maxCrawlPages,
+    viewports: crawlViewports(memo?.viewports ?? null),
     totalPages: 0,
     scannedPages: 0,
     enrichedPages: 0,

@@ -98,6 +98,8 @@ export interface CrawlWorkflowInput {
   siteId: string;
   /** Page cap of this crawl. */
   maxPages: number;
+  /** The viewports each page is checked at (see src/shared/viewports.ts); absent: desktop only. */
+  viewports?: ViewportName[];
   queues: TaskQueues;
   discovery: DiscoveryOptions;
   /** Pages in flight (scanning or enriching) at once; worker slots bound what actually runs. */

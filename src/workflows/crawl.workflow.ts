@@ -59,7 +59,8 @@ export async function CrawlWorkflow(started: CrawlWorkflowInput): Promise<CrawlW
    * does not, and both wait on the same activity.
    */
   let opening: Promise<OpenCrawlResult> | undefined;
-  const openCrawl = () => (opening ??= db.openCrawl({ crawlId, siteId: input.siteId, maxPages: input.maxPages }));
+  const crawlRow = { crawlId, siteId: input.siteId, maxPages: input.maxPages, ...(input.viewports ? { viewports: input.viewports } : {}) };
+  const openCrawl = () => (opening ??= db.openCrawl(crawlRow));
   if (!state.opened && !state.discoveryStarted) setHandler(openCrawlUpdate, () => openCrawl());
 
   /** Scan then enrich one page; never rejects, so one page cannot stop the crawl. */
@@ -140,7 +141,7 @@ export async function CrawlWorkflow(started: CrawlWorkflowInput): Promise<CrawlW
     if (isCancellation(err) && !state.opened && !state.discoveryStarted) {
       // Cancelled before its first step: the crawl still gets its row, ended `cancelled`.
       await CancellationScope.nonCancellable(async () => {
-        const opened = await db.openCrawl({ crawlId, siteId: input.siteId, maxPages: input.maxPages });
+        const opened = await db.openCrawl(crawlRow);
         if (opened.opened) await db.finalizeCrawl({ crawlId, cancelled: true });
       });
       throw err;

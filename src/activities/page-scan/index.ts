@@ -3,7 +3,9 @@ import { crawlPageState, ensureCrawlPageScan, recordCrawlPageScan } from '../../
 import { getPageUrl } from '../../db/repositories/page.repository.ts';
 import { countFindings, findScan, saveScanPageInfo, saveScanResult, setScanStage } from '../../db/repositories/scan.repository.ts';
 import type { Database } from '../../db/database.ts';
-import { FAILURE_TYPES, type ScanPageResult, type ScanStage } from '../../shared/contracts.ts';
+import { FAILURE_TYPES, type ScanPageResult, type ScanStage, type ViewportName } from '../../shared/contracts.ts';
+import { DEFAULT_VIEWPORTS, isDesktopOnly, viewportKey } from '../../shared/viewports.ts';
+import { findCrawl } from '../../db/repositories/crawl.repository.ts';
 import { capFindings } from '../../shared/findings-cap.ts';
 import { pageScore } from '../../shared/score.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
@@ -14,8 +16,8 @@ import { fingerprint } from '../../audit/findings/findings.ts';
 import { groupKey } from '../../audit/findings/group-key.ts';
 import type { BrowserProvider } from '../../audit/session/browser-provider.ts';
 import { isBrowserGone } from '../../audit/session/classify-navigation-error.ts';
-import type { ScanEngine } from '../../audit/engines/index.ts';
-import { scanUrl, type ScanUrlOptions, type ScanUrlResult } from '../../audit/scan-url.ts';
+import { DEFAULT_ENGINES, enginesForViewport, type ScanEngine } from '../../audit/engines/index.ts';
+import { DEFAULT_SCAN_DEADLINE_MS, scanUrl, type ScanUrlOptions, type ScanUrlResult } from '../../audit/scan-url.ts';
 import { loadCrawlAuth } from '../site-auth-source.ts';
 import { loadCrawlFlow } from '../site-flows-source.ts';
 import { flowNameOf } from '../../shared/site-flows.ts';
@@ -50,6 +52,20 @@ function startHeartbeat(details: () => unknown, everyMs = 5000): () => void {
   return () => clearInterval(timer);
 }
 
+/** Kept free of the activity's start-to-close timeout for storing the results. */
+const ACTIVITY_MARGIN_MS = 20_000;
+/** The page-scan activity's start-to-close timeout (src/workflows/activity-proxies.ts), where the context does not say. */
+const DEFAULT_ACTIVITY_TIMEOUT_MS = 4 * 60_000;
+/** A later viewport with less time than this left is not started. */
+const MIN_VIEWPORT_BUDGET_MS = 15_000;
+
+type Scanned = Extract<ScanUrlResult, { kind: 'scanned' }>;
+
+/** One viewport's run, its findings marked with the viewport they were found at. */
+function atViewport(r: Scanned, viewport: ViewportName): Scanned {
+  return { ...r, findings: r.findings.map((f) => ({ ...f, viewport })) };
+}
+
 export function createPageScanActivities(deps: PageScanActivityDeps) {
   /**
    * Scans `url` for the page_scans row `scanId` and stores its findings. A page that cannot be
@@ -58,14 +74,19 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
   async function scanAndStore(
     scanId: string,
     url: string,
-    tabOwner: { owner: string; keep: boolean; auth?: () => Promise<SiteAuthLoad> },
+    tabOwner: { owner: string; keep: boolean; auth?: () => Promise<SiteAuthLoad>; viewports?: readonly ViewportName[] },
     onStage?: (s: ScanStage) => Promise<void>,
     flow?: ScanUrlOptions['flow'],
   ): Promise<ScanUrlResult> {
     const ctx = Context.current();
+    const viewports = tabOwner.viewports ?? DEFAULT_VIEWPORTS;
+    // Desktop alone: findings carry no viewport, so issues keep the identities they always had.
+    const tagged = !isDesktopOnly(viewports);
+    // The later viewports share what the activity's own timeout leaves after the first.
+    const budgetEnd = Date.now() + (ctx.info.startToCloseTimeoutMs || DEFAULT_ACTIVITY_TIMEOUT_MS) - ACTIVITY_MARGIN_MS;
     let stage = 'Starting';
     const stopHeartbeat = startHeartbeat(() => ({ stage }));
-    const scanInTab = () =>
+    const scanInTab = (viewport: ViewportName, deadlineMs: number | undefined) =>
       deps.tabs.use(
         tabOwner.owner,
         (tab) =>
@@ -74,34 +95,57 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
               tab,
               policy: deps.policy,
               pageLoadTimeoutMs: deps.pageLoadTimeoutMs,
-              deadlineMs: deps.scanDeadlineMs,
+              deadlineMs,
               signal: ctx.cancellationSignal,
-              engines: deps.scanEngines,
+              engines: enginesForViewport(deps.scanEngines ?? DEFAULT_ENGINES, viewport, viewports),
               flow,
               onStage: async (s) => {
-                stage = s;
+                stage = tagged ? `${s} at ${viewportKey(viewport)}` : s;
                 ctx.heartbeat({ stage });
                 await onStage?.(s);
               },
             }),
             ctx.cancelled,
           ]),
-        { keep: tabOwner.keep, auth: tabOwner.auth },
+        { keep: tabOwner.keep, auth: tabOwner.auth, viewport },
       );
-    try {
-      let result: ScanUrlResult;
+    /** The page at one viewport; a crashed renderer takes only its tab: the page gets one more try in a new one. */
+    async function scanAt(viewport: ViewportName, deadlineMs: number | undefined): Promise<ScanUrlResult> {
       try {
-        result = await scanInTab();
+        return await scanInTab(viewport, deadlineMs);
       } catch (err) {
         if (!(err instanceof TabCrashedError) || ctx.cancellationSignal.aborted) throw err;
-        // A crashed renderer takes only its tab: the page gets one more try in a new one.
-        deps.logger.warn({ scanId, url, error: err.message }, 'browser tab crashed; scanning the page again in a new tab');
+        deps.logger.warn({ scanId, url, viewport, error: err.message }, 'browser tab crashed; scanning the page again in a new tab');
         try {
-          result = await scanInTab();
+          return await scanInTab(viewport, deadlineMs);
         } catch (again) {
           if (!(again instanceof TabCrashedError)) throw again;
-          result = { kind: 'page-error', error: { code: 'browser_error', message: `the page crashed the browser tab twice (${again.message})` }, finalUrl: null, httpStatus: null };
+          return { kind: 'page-error', error: { code: 'browser_error', message: `the page crashed the browser tab twice (${again.message})` }, finalUrl: null, httpStatus: null };
         }
+      }
+    }
+    try {
+      const [first, ...later] = viewports as [ViewportName, ...ViewportName[]];
+      let result = await scanAt(first, deps.scanDeadlineMs);
+      if (result.kind === 'scanned' && tagged) result = atViewport(result, first);
+      // The page's title, final URL and status are the first viewport's; each later one adds its
+      // own findings, merged within that viewport only (one barrier at two viewports is two issues).
+      for (const viewport of result.kind === 'scanned' ? later : []) {
+        // Cancelled meanwhile: the activity ends as cancelled rather than start the next viewport.
+        if (ctx.cancellationSignal.aborted) await ctx.cancelled;
+        const left = budgetEnd - Date.now();
+        if (left < MIN_VIEWPORT_BUDGET_MS) {
+          deps.logger.warn({ scanId, url, viewport, leftMs: left }, 'no time left to check the page at this viewport; the viewports before it stand');
+          continue;
+        }
+        const more = await scanAt(viewport, Math.min(deps.scanDeadlineMs ?? DEFAULT_SCAN_DEADLINE_MS, left));
+        if (more.kind === 'page-error') {
+          deps.logger.warn({ scanId, url, viewport, error: more.error }, 'the page could not be checked at this viewport; the other viewports\' results stand');
+          continue;
+        }
+        const done = result as Scanned;
+        const seen = atViewport(more, viewport);
+        result = { ...done, findings: [...done.findings, ...seen.findings], engines: [...done.engines, ...seen.engines] };
       }
       if (result.kind === 'page-error') {
         await saveScanPageInfo(deps.db, scanId, { finalUrl: result.finalUrl, httpStatus: result.httpStatus });
@@ -176,13 +220,14 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
       }
       // Read and opened only when the crawl's slot opens a new tab: the tab keeps it from then on.
       const auth = () => loadCrawlAuth(deps.db, deps.secretsKey, input.crawlId);
+      const viewports = (await findCrawl(deps.db, input.crawlId))?.viewports ?? DEFAULT_VIEWPORTS;
       // A flow's page: the flow runs (opened from the database here) and its end state is checked.
       const flowName = flowNameOf(page.url);
       const flow = flowName === undefined ? undefined : await loadCrawlFlow(deps.db, deps.secretsKey, input.crawlId, flowName, deps.pageLoadTimeoutMs);
       const result: ScanUrlResult =
         flow?.kind === 'error'
           ? { kind: 'page-error', error: flow.error, finalUrl: null, httpStatus: null }
-          : await scanAndStore(row.id, page.url, { owner: `crawl:${input.crawlId}`, keep: true, auth }, undefined, flow?.scan);
+          : await scanAndStore(row.id, page.url, { owner: `crawl:${input.crawlId}`, keep: true, auth, viewports }, undefined, flow?.scan);
       await recordCrawlPageScan(deps.db, { crawlId: input.crawlId, pageId: page.id, scanId: row.id, error: result.kind === 'scanned' ? null : result.error });
       if (result.kind === 'page-error') return { kind: 'page-error', error: result.error };
       return { kind: 'scanned', findings: result.findings.length, pageTitle: result.pageTitle };

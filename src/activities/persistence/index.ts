@@ -6,7 +6,7 @@ import { claimPages, markCrawlPageEnrichFailed, markCrawlPageScanFailed, registe
 import { findCrawlSiteFlows } from '../../db/repositories/site-flows.repository.ts';
 import { flowPagePath, flowPageUrl, type SiteFlowsSummary } from '../../shared/site-flows.ts';
 import { finalizeCrawl } from '../../db/repositories/finalization.repository.ts';
-import { FAILURE_TYPES, type PageError, type ScanStage, type ScanStatus } from '../../shared/contracts.ts';
+import { FAILURE_TYPES, type PageError, type ScanStage, type ScanStatus, type ViewportName } from '../../shared/contracts.ts';
 import type { Logger } from '../../logger.ts';
 import { engineSummary } from '../ai-enrichment/index.ts';
 import { sharedTitleFindings } from '../../audit/crawl-checks/shared-titles.ts';
@@ -37,7 +37,7 @@ export function createPersistenceActivities(deps: PersistenceActivityDeps) {
     },
 
     /** The crawl's first step: its row, unless the site already has a crawl under way (see openCrawl). */
-    async openCrawl(input: { crawlId: string; siteId: string; maxPages: number }): Promise<OpenCrawlResult> {
+    async openCrawl(input: { crawlId: string; siteId: string; maxPages: number; viewports?: ViewportName[] }): Promise<OpenCrawlResult> {
       // The workflow that asks is the crawl's: `crawl-<id>`, or a Schedule's id for a scheduled crawl.
       const result = await openCrawl(deps.db, { ...input, workflowId: Context.current().info.workflowExecution?.workflowId });
       if (!result.opened) deps.logger.warn({ crawlId: input.crawlId, siteId: input.siteId, ...result }, 'crawl not opened');

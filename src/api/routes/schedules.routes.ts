@@ -2,6 +2,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { ScheduleDescription } from '@temporalio/client';
 import { crawlsOfWorkflows, crawlTrend } from '../../db/repositories/crawl.repository.ts';
 import type { CrawlWorkflowInput } from '../../shared/contracts.ts';
+import { crawlViewports } from '../../shared/viewports.ts';
 import type { AppDeps, HonoEnv } from '../env.ts';
 import { ApiError } from '../errors.ts';
 import { rateLimit } from '../middleware.ts';
@@ -36,6 +37,7 @@ export function scheduleRoutes(deps: AppDeps) {
       every: input?.scheduledBy?.every ?? null,
       timezone: input?.scheduledBy?.timezone ?? null,
       maxPages: input?.maxPages ?? deps.config.maxCrawlPages,
+      viewports: crawlViewports(input?.viewports ?? null),
       paused: d.state.paused,
       note: d.state.note ?? null,
       overlap: 'skip',

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { CRAWL_STATUSES } from './site.schema.ts';
+import { CRAWL_STATUSES, ViewportsInput } from './site.schema.ts';
 import { MIN_SCHEDULE_INTERVAL_MS } from '../schedules.ts';
 
 const minutes = MIN_SCHEDULE_INTERVAL_MS / 60_000;
@@ -27,6 +27,7 @@ export const PutScheduleBody = (maxPages: number) =>
         .max(maxPages, `maxPages must be between 1 and ${maxPages}`)
         .optional()
         .openapi({ description: `Page cap of each scheduled crawl; omitted means MAX_CRAWL_PAGES (${maxPages}).` }),
+      viewports: ViewportsInput.optional().openapi({ description: 'The viewports of each scheduled crawl, as POST /api/sites/{id}/crawl takes them; omitted means `["desktop"]`.' }),
       paused: z.boolean().optional().openapi({ description: 'Create or keep the schedule paused (default false).' }),
     })
     .strict()
@@ -41,6 +42,7 @@ export const ScheduleSchema = z
     every: z.string().nullable(),
     timezone: z.string().nullable(),
     maxPages: z.number().int(),
+    viewports: z.array(z.union([z.enum(['desktop', 'mobile']), z.number().int()])).openapi({ description: 'The viewports of each scheduled crawl.' }),
     paused: z.boolean().openapi({ description: 'Paused here or in the Temporal Web UI.' }),
     note: z.string().nullable().openapi({ description: "Temporal's note on the schedule's state (e.g. who paused it)." }),
     overlap: z.literal('skip').openapi({ description: 'A run that comes due while a crawl of the site still runs is skipped.' }),

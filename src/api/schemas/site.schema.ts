@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { SEVERITIES, WCAG_LEVELS, ISSUE_TYPES } from '../../shared/contracts.ts';
+import { isViewportName, MAX_VIEWPORT_WIDTH, MAX_VIEWPORTS, MIN_VIEWPORT_WIDTH, viewportsProblem } from '../../shared/viewports.ts';
 import { EvidenceSchema, InteractionStateSchema, TargetUrl, ViewportSchema } from './scan.schema.ts';
 
 export const CRAWL_STATUSES = ['queued', 'running', 'completed', 'completed_partial', 'cancelled', 'failed'] as const;
@@ -30,6 +31,38 @@ export const SiteDetailSchema = SiteSchema.extend({
   openIssues: z.number().int(),
 }).openapi('SiteDetail');
 
+const VIEWPORT_ITEM_MESSAGE = `a viewport is "desktop", "mobile" or a width in CSS px, an integer from ${MIN_VIEWPORT_WIDTH} to ${MAX_VIEWPORT_WIDTH}`;
+
+/** A crawl's viewports, as a crawl start or a schedule takes them (see src/shared/viewports.ts). */
+export const ViewportsInput = z
+  .array(
+    z.union(
+      [
+        z.enum(['desktop', 'mobile']),
+        z.number().int(VIEWPORT_ITEM_MESSAGE).min(MIN_VIEWPORT_WIDTH, VIEWPORT_ITEM_MESSAGE).max(MAX_VIEWPORT_WIDTH, VIEWPORT_ITEM_MESSAGE),
+      ],
+      { error: VIEWPORT_ITEM_MESSAGE },
+    ),
+    { error: `viewports must be an array of 1 to ${MAX_VIEWPORTS} viewports` },
+  )
+  .superRefine((list, ctx) => {
+    // Items that are no viewport were reported by the item schema: the list's own rules (how
+    // many, none twice) are checked on a list of viewports only.
+    if (!Array.isArray(list) || !list.every(isViewportName)) return;
+    const problem = viewportsProblem(list);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .openapi('CrawlViewports', {
+    minItems: 1,
+    maxItems: MAX_VIEWPORTS,
+    example: ['desktop', 'mobile'],
+    description:
+      `The viewports each page is checked at, 1 to ${MAX_VIEWPORTS}, none twice; default \`["desktop"]\`. \`desktop\` is 1280\u00d7800; ` +
+      '`mobile` is 390\u00d7844 with touch and device pixel ratio 3; a number is a desktop window that many CSS px wide ' +
+      `(${MIN_VIEWPORT_WIDTH}..${MAX_VIEWPORT_WIDTH}; 800 px high, 16:10 beyond 1280). Issues of a crawl with other viewports than desktop alone carry the ` +
+      '`viewport` they were found at, part of their identity: the same barrier at two viewports is two issues.',
+  });
+
 export const StartCrawlBody = (max: number) =>
   z
     .object({
@@ -40,6 +73,7 @@ export const StartCrawlBody = (max: number) =>
         .max(max, `maxPages must be between 1 and ${max}`)
         .optional()
         .openapi({ description: `Page cap of this crawl, 1..MAX_CRAWL_PAGES (${max}); omitted means MAX_CRAWL_PAGES.` }),
+      viewports: ViewportsInput.optional(),
     })
     .openapi('StartCrawlRequest');
 
@@ -58,6 +92,9 @@ export const CrawlSchema = z
       .int()
       .openapi({ description: 'Same-site URLs (links, sitemap entries, redirect targets) longer than 2,048 characters: skipped, not pages, not counted in totalPages.' }),
     maxPages: z.number().int(),
+    viewports: z
+      .array(z.union([z.enum(['desktop', 'mobile']), z.number().int()]))
+      .openapi({ description: 'The viewports each page is checked at (see StartCrawlRequest); `["desktop"]` for crawls that did not ask for others.' }),
     overallScore: z.number().int().nullable(),
     newIssues: z.number().int().nullable(),
     fixedIssues: z.number().int().nullable(),

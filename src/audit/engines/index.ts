@@ -1,3 +1,5 @@
+import type { ViewportName } from '../../shared/contracts.ts';
+import { emulationViewport, isDesktopOnly } from '../../shared/viewports.ts';
 import { axeEngine } from './axe/axe.engine.ts';
 import type { ScanEngine } from './engine.ts';
 import { formsEngine } from './forms/forms.engine.ts';
@@ -30,5 +32,22 @@ export const DEFAULT_ENGINES: readonly ScanEngine[] = [
   targetSizeMobileEngine,
 ];
 
+/**
+ * The engines of one viewport's run, on a crawl that checks each page at `viewports`. Desktop
+ * alone runs them all. The checks that emulate another window themselves (reflow's 200% zoom and
+ * 320 px, the 390 px target sizes) run once per page, at `emulationViewport` (desktop when the
+ * crawl has it): at every viewport they would report one barrier once per viewport. With a real
+ * `mobile` viewport the 390 px emulation is left out altogether: the phone's own run (axe's
+ * target-size among the rest) finds what it found, and more.
+ */
+export function enginesForViewport(engines: readonly ScanEngine[], viewport: ViewportName, viewports: readonly ViewportName[]): readonly ScanEngine[] {
+  if (isDesktopOnly(viewports)) return engines;
+  const emulating = viewport === emulationViewport(viewports);
+  return engines.filter((e) => {
+    if (e.id === targetSizeMobileEngine.id) return emulating && !viewports.includes('mobile');
+    if (e.id === reflowEngine.id) return emulating;
+    return true;
+  });
+}
 
 export type { EngineResult, PageSession, ScanEngine } from './engine.ts';

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, CDPSession, Cookie, Page, Request, Response } from 'playwright';
 import type { PageError } from '../../shared/contracts.ts';
 import { DESKTOP_VIEWPORT } from '../../shared/audit-setup.ts';
+import type { ViewportSetup } from '../../shared/viewports.ts';
 import { boundedTitle } from '../../shared/limits.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
 import { classifyNavigationError } from './classify-navigation-error.ts';
@@ -24,6 +25,8 @@ export interface OpenTabOptions {
    * every page is `auth_required` with this reason, never scanned logged out (as the login form).
    */
   authUnavailable?: string;
+  /** How the context renders (size, touch, device pixel ratio); unset: the desktop window. */
+  viewport?: ViewportSetup;
 }
 
 export interface LoadOptions {
@@ -86,7 +89,7 @@ export async function openTab(opts: OpenTabOptions): Promise<Tab> {
   let context: BrowserContext | undefined;
   try {
     context = await opts.browser.newContext({
-      viewport: DESKTOP_VIEWPORT,
+      ...contextViewport(opts.viewport),
       serviceWorkers: 'block',
       acceptDownloads: false,
       ...(proxy ? { proxy: { server: proxy.server } } : {}),
@@ -102,6 +105,12 @@ export async function openTab(opts: OpenTabOptions): Promise<Tab> {
     await proxy?.close();
     throw err;
   }
+}
+
+/** A context's viewport options: the desktop window as ever, or the crawl's other viewport (a phone: touch, isMobile, its pixel ratio). */
+function contextViewport(v: ViewportSetup | undefined) {
+  if (!v) return { viewport: DESKTOP_VIEWPORT };
+  return { viewport: { width: v.width, height: v.height }, isMobile: v.isMobile, hasTouch: v.hasTouch, deviceScaleFactor: v.deviceScaleFactor };
 }
 
 async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, proxy: EgressProxy | undefined): Promise<Tab> {

@@ -4,12 +4,17 @@ import type { TargetPolicy } from '../../security/target-policy.ts';
 import type { BrowserProvider } from './browser-provider.ts';
 import { openTab, type Tab } from './page-session.ts';
 import type { SiteAuthLoad } from './site-login.ts';
+import type { ViewportName } from '../../shared/contracts.ts';
+import { MAX_VIEWPORTS, viewportKey, viewportSetup } from '../../shared/viewports.ts';
 
 export interface TabPoolOptions {
   browser: BrowserProvider;
   policy: TargetPolicy;
   pageLoadTimeoutMs: number;
-  /** Tabs open at once, idle ones included: the worker's page-scan slots. */
+  /**
+   * Tabs open at once, idle ones included: the worker's page-scan slots, per viewport in use (a
+   * crawl checking desktop and mobile keeps a tab of each per slot, so its pages reuse both).
+   */
   slots: number;
   /** A tab is replaced by a fresh one after this many pages (`TAB_MAX_PAGES`). */
   maxPagesPerTab?: number;
@@ -55,14 +60,17 @@ export interface TabPool {
    * Runs `fn` in a tab of `owner`'s. `keep: false` closes the tab afterwards (a single-page scan
    * has no next page). A renderer crash inside `fn` is thrown as TabCrashedError. `auth` is asked
    * only when a new tab is opened for `owner` (an owner is one crawl, so one site and its set-up).
+   * `viewport` (default desktop): the owner's tabs of one viewport are never handed out for another.
    */
-  use<T>(owner: string, fn: (tab: Tab) => Promise<T>, opts?: { keep?: boolean; auth?: () => Promise<SiteAuthLoad> }): Promise<T>;
+  use<T>(owner: string, fn: (tab: Tab) => Promise<T>, opts?: { keep?: boolean; auth?: () => Promise<SiteAuthLoad>; viewport?: ViewportName }): Promise<T>;
   stats(): TabPoolStats;
   close(): Promise<void>;
 }
 
 interface Entry {
   owner: string;
+  /** viewportKey of the tab's viewport. */
+  viewport: string;
   tab: Tab;
   idleSince?: number;
   timer?: NodeJS.Timeout;
@@ -90,9 +98,10 @@ export function createTabPool(opts: TabPoolOptions): TabPool {
     }
   }
 
-  async function acquire(owner: string, auth?: () => Promise<SiteAuthLoad>): Promise<Entry> {
+  async function acquire(owner: string, viewport: ViewportName, auth?: () => Promise<SiteAuthLoad>): Promise<Entry> {
+    const key = viewportKey(viewport);
     for (const e of entries) {
-      if (e.owner !== owner || e.idleSince === undefined) continue;
+      if (e.owner !== owner || e.viewport !== key || e.idleSince === undefined) continue;
       if (e.tab.broken) {
         await closeEntry(e);
         continue;
@@ -102,9 +111,12 @@ export function createTabPool(opts: TabPoolOptions): TabPool {
       stats.reused++;
       return e;
     }
-    // Room for a new tab: the longest-idle tabs of other owners make way.
+    // Room for a new tab: the longest-idle tabs of other owners make way. Each viewport in use
+    // has the slots' count of tabs (desktop alone: the slots, as before viewports), up to the
+    // viewports a crawl may ask for; past that idle tabs are closed for new ones.
+    const cap = opts.slots * Math.min(MAX_VIEWPORTS, new Set([key, ...[...entries].map((e) => e.viewport)]).size);
     const idle = [...entries].filter((e) => e.idleSince !== undefined).sort((a, b) => a.idleSince! - b.idleSince!);
-    while (entries.size >= opts.slots && idle.length) await closeEntry(idle.shift()!);
+    while (entries.size >= cap && idle.length) await closeEntry(idle.shift()!);
     let browser = await opts.browser.get();
     if ((pagesOn.get(browser) ?? 0) >= maxPagesPerBrowser) {
       opts.logger?.info({ pages: pagesOn.get(browser) }, 'replacing Chromium after its page budget');
@@ -123,10 +135,11 @@ export function createTabPool(opts: TabPoolOptions): TabPool {
       browser,
       policy: opts.policy,
       pageLoadTimeoutMs: opts.pageLoadTimeoutMs,
+      ...(key === 'desktop' ? {} : { viewport: viewportSetup(viewport) }),
       ...(load?.kind === 'auth' ? { auth: load.auth } : load?.kind === 'unavailable' ? { authUnavailable: load.message } : {}),
     });
     stats.opened++;
-    const e: Entry = { owner, tab };
+    const e: Entry = { owner, viewport: key, tab };
     entries.add(e);
     return e;
   }
@@ -146,7 +159,7 @@ export function createTabPool(opts: TabPoolOptions): TabPool {
 
   return {
     async use(owner, fn, useOpts = {}) {
-      const e = await acquire(owner, useOpts.auth);
+      const e = await acquire(owner, useOpts.viewport ?? 'desktop', useOpts.auth);
       try {
         return await fn(e.tab);
       } catch (err) {

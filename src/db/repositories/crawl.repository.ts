@@ -2,7 +2,8 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../schema.ts';
 import { crawlFromRow, mapRow, type CrawlRecord } from './records.ts';
-import type { ErrorInfo } from '../../shared/contracts.ts';
+import type { ErrorInfo, ViewportName } from '../../shared/contracts.ts';
+import { storedViewports } from '../../shared/viewports.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -26,7 +27,13 @@ export type OpenCrawlResult = { opened: true } | { opened: false; reason: 'crawl
  * already has a queued or running crawl, the row is written `failed` with `crawl_in_progress`
  * naming that crawl, so whoever started this one can see why it never ran.
  */
-export async function openCrawl(db: Kysely<DB>, v: { crawlId: string; siteId: string; maxPages: number; workflowId?: string }): Promise<OpenCrawlResult> {
+export async function openCrawl(
+  db: Kysely<DB>,
+  v: { crawlId: string; siteId: string; maxPages: number; viewports?: readonly ViewportName[]; workflowId?: string },
+): Promise<OpenCrawlResult> {
+  // Desktop only is stored as null, as on every crawl before viewports.
+  const stored = storedViewports(v.viewports);
+  const viewports = stored ? JSON.stringify(stored) : null;
   for (let attempt = 0; attempt < 3; attempt++) {
     const existing = await findCrawl(db, v.crawlId);
     if (existing) {
@@ -35,7 +42,7 @@ export async function openCrawl(db: Kysely<DB>, v: { crawlId: string; siteId: st
         : { opened: true };
     }
     try {
-      await db.insertInto('crawls').values({ id: v.crawlId, site_id: v.siteId, max_pages: v.maxPages, workflow_id: v.workflowId ?? null }).execute();
+      await db.insertInto('crawls').values({ id: v.crawlId, site_id: v.siteId, max_pages: v.maxPages, viewports, workflow_id: v.workflowId ?? null }).execute();
       return { opened: true };
     } catch (err) {
       const code = (err as { code?: string }).code;
@@ -46,7 +53,7 @@ export async function openCrawl(db: Kysely<DB>, v: { crawlId: string; siteId: st
       const error = { code: 'crawl_in_progress', message: `crawl ${active} of this site was still queued or running`, crawlId: active };
       const wrote = await db
         .insertInto('crawls')
-        .values({ id: v.crawlId, site_id: v.siteId, max_pages: v.maxPages, workflow_id: v.workflowId ?? null, status: 'failed', error: JSON.stringify(error), completed_at: sql<Date>`now()` })
+        .values({ id: v.crawlId, site_id: v.siteId, max_pages: v.maxPages, viewports, workflow_id: v.workflowId ?? null, status: 'failed', error: JSON.stringify(error), completed_at: sql<Date>`now()` })
         .onConflict((oc) => oc.column('id').doNothing())
         .executeTakeFirst();
       if (Number(wrote.numInsertedOrUpdatedRows ?? 0) === 1) return { opened: false, reason: 'crawl_in_progress', activeCrawlId: active };

@@ -3,7 +3,8 @@
  * Each table has exactly one `…FromRow` mapper here, and every repository function that returns
  * rows goes through it, so nothing outside `src/db` reads a snake_case column name.
  */
-import type { CrawlStatus, DiscoveredVia, ErrorInfo, IssueCounts, IssueStatus, PageError, ScanStage, ScanStatus } from '../../shared/contracts.ts';
+import type { CrawlStatus, DiscoveredVia, ErrorInfo, IssueCounts, IssueStatus, PageError, ScanStage, ScanStatus, ViewportName } from '../../shared/contracts.ts';
+import { crawlViewports } from '../../shared/viewports.ts';
 import type { ElementFailure, FindingData, FindingRecord } from '../../shared/findings.ts';
 import type { PassedRuleInfo, ScanSummary } from '../../shared/summary.ts';
 import type { Crawl, Finding, Issue, Page, PageScan, Site, StatusChange } from '../schema.ts';
@@ -138,6 +139,8 @@ export interface CrawlRecord {
   siteId: string;
   status: CrawlStatus;
   maxPages: number;
+  /** The viewports each page is checked at; `["desktop"]` where the crawl stored none. */
+  viewports: ViewportName[];
   totalPages: number;
   scannedPages: number;
   enrichedPages: number;
@@ -172,6 +175,7 @@ export function crawlFromRow(r: Crawl): CrawlRecord {
     siteId: r.site_id,
     status: r.status as CrawlStatus,
     maxPages: r.max_pages,
+    viewports: crawlViewports(r.viewports),
     totalPages: r.total_pages,
     scannedPages: r.scanned_pages,
     enrichedPages: r.enriched_pages,

@@ -19,13 +19,13 @@ describe('starting a crawl: the API starts, the workflow opens', () => {
   afterAll(async () => env?.close());
 
   it('answers 202, writes no row, and shows the crawl as queued from its workflow', async () => {
-    const res = await env.request(`/api/sites/${siteId}/crawl`, { method: 'POST', json: { maxPages: 7 } });
+    const res = await env.request(`/api/sites/${siteId}/crawl`, { method: 'POST', json: { maxPages: 7, viewports: ['mobile', 1920] } });
     expect(res.status).toBe(202);
     const { crawlId } = await res.json();
     expect(res.headers.get('location')).toBe(`/api/sites/${siteId}/crawls/${crawlId}`);
     expect(await env.db.selectFrom('crawls').select('id').where('site_id', '=', siteId).execute()).toEqual([]);
     const crawl = await (await env.request(`/api/sites/${siteId}/crawls/${crawlId}`)).json();
-    expect(crawl).toMatchObject({ id: crawlId, siteId, status: 'queued', maxPages: 7, scannedPages: 0, completedAt: null });
+    expect(crawl).toMatchObject({ id: crawlId, siteId, status: 'queued', maxPages: 7, viewports: ['mobile', 1920], scannedPages: 0, completedAt: null });
 
     // A second start is refused while the first has not even written its row.
     const second = await pollUntil(
@@ -51,9 +51,9 @@ describe('starting a crawl: the API starts, the workflow opens', () => {
     const site = (await (await env.request('/api/sites', { method: 'POST', json: { url: 'http://127.0.0.3:9/' } })).json()).id;
     const a = randomUUID();
     const b = randomUUID();
-    expect(await openCrawl(env.db, { crawlId: a, siteId: site, maxPages: 5 })).toEqual({ opened: true });
+    expect(await openCrawl(env.db, { crawlId: a, siteId: site, maxPages: 5, viewports: ['desktop'] })).toEqual({ opened: true });
     expect(await openCrawl(env.db, { crawlId: a, siteId: site, maxPages: 5 })).toEqual({ opened: true }); // a retry
-    expect(await openCrawl(env.db, { crawlId: b, siteId: site, maxPages: 5 })).toEqual({ opened: false, reason: 'crawl_in_progress', activeCrawlId: a });
+    expect(await openCrawl(env.db, { crawlId: b, siteId: site, maxPages: 5, viewports: ['desktop', 'mobile'] })).toEqual({ opened: false, reason: 'crawl_in_progress', activeCrawlId: a });
     expect(await openCrawl(env.db, { crawlId: b, siteId: site, maxPages: 5 })).toEqual({ opened: false, reason: 'crawl_in_progress', activeCrawlId: a });
     const rows = await env.db.selectFrom('crawls').select(['id', 'status', 'error']).where('site_id', '=', site).orderBy('status').execute();
     expect(rows).toEqual([
@@ -61,5 +61,9 @@ describe('starting a crawl: the API starts, the workflow opens', () => {
       { id: a, status: 'queued', error: null },
     ]);
     expect(await openCrawl(env.db, { crawlId: randomUUID(), siteId: randomUUID(), maxPages: 5 })).toEqual({ opened: false, reason: 'site_gone' });
+    // Desktop only is stored as null (as before viewports); other viewports as given.
+    const stored = async (id: string) => (await env.db.selectFrom('crawls').select('viewports').where('id', '=', id).executeTakeFirstOrThrow()).viewports;
+    expect(await stored(a)).toBeNull();
+    expect(await stored(b)).toEqual(['desktop', 'mobile']);
   });
 });

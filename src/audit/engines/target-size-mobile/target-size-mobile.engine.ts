@@ -17,6 +17,8 @@ export const targetSizeMobileEngine: ScanEngine = {
   stage: 'CustomChecks',
   async run({ page }: PageSession): Promise<EngineResult> {
     await ensureInPage(page);
+    // Put back as found: the tab's window is the crawl's viewport, not always the desktop's.
+    const original = page.viewportSize() ?? DESKTOP_VIEWPORT;
     await page.setViewportSize(MOBILE_VIEWPORT);
     try {
       await nextLayout(page);
@@ -36,7 +38,7 @@ export const targetSizeMobileEngine: ScanEngine = {
         ],
       };
     } finally {
-      await page.setViewportSize(DESKTOP_VIEWPORT);
+      await page.setViewportSize(original);
     }
   },
 };
