@@ -6,6 +6,7 @@ import type { FindingDraft, PassedRule } from '../shared/findings.ts';
 import type { BlockedRequest } from './session/egress-proxy.ts';
 import { DEFAULT_ENGINES, type ScanEngine } from './engines/index.ts';
 import { openTab, type Tab } from './session/page-session.ts';
+import { screenshotFindings, type FindingScreenshot, type ScreenshotHook } from './screenshots/capture.ts';
 
 export interface ScanUrlOptions {
   /** The slot's tab to load the page in (kept open for the next page unless it broke or hung). */
@@ -25,6 +26,8 @@ export interface ScanUrlOptions {
    * it is doing (a script that never yields included), and the page ends in a `timeout` error.
    */
   deadlineMs?: number;
+  /** Pictures of (some of) the default state's findings, taken right after the engines ran; unset: none. */
+  screenshots?: ScreenshotHook;
 }
 
 export const DEFAULT_SCAN_DEADLINE_MS = 120_000;
@@ -48,6 +51,8 @@ export type ScanUrlResult =
       passes: PassedRule[];
       blocked: BlockedRequest[];
       engines: EngineRun[];
+      /** The pictures taken (see `ScanUrlOptions.screenshots`), by rule and element. */
+      screenshots?: FindingScreenshot[];
     }
   | { kind: 'page-error'; error: PageError; finalUrl: string | null; httpStatus: number | null };
 
@@ -131,6 +136,8 @@ async function runScan(url: string, opts: ScanUrlOptions, tab: Tab): Promise<Sca
   // Confirmed first, so that a confirmed finding wins over another engine's needs-review one.
   const all = current();
   const findings = mergeFindings([...all.filter((f) => f.type === 'confirmed'), ...all.filter((f) => f.type !== 'confirmed')]);
+  // While the page is still in the state its findings were found in; bounded, never fails the scan.
+  const screenshots = opts.screenshots ? await screenshotFindings(loaded.page, findings, opts.screenshots, opts.signal) : undefined;
   return {
     kind: 'scanned',
     pageTitle: loaded.pageTitle,
@@ -140,5 +147,6 @@ async function runScan(url: string, opts: ScanUrlOptions, tab: Tab): Promise<Sca
     passes,
     blocked: [...loaded.blocked],
     engines: runs,
+    ...(screenshots ? { screenshots } : {}),
   };
 }

@@ -19,6 +19,7 @@ import { scanUrl, type ScanUrlResult } from '../../audit/scan-url.ts';
 import { loadCrawlAuth } from '../site-auth-source.ts';
 import type { SiteAuthLoad } from '../../audit/session/site-login.ts';
 import { TabCrashedError, type TabPool } from '../../audit/session/tab-pool.ts';
+import { screenshotHook, screenshotsToStore, type ScreenshotSettings } from './screenshots.ts';
 
 export interface PageScanActivityDeps {
   db: Database;
@@ -34,6 +35,8 @@ export interface PageScanActivityDeps {
   scanEngines?: readonly ScanEngine[];
   /** Opens sites' authentication set-ups (SECRETS_KEY); without it a site that has one fails its pages with `auth_required`. */
   secretsKey?: SecretsKey;
+  /** Pictures of findings (SCREENSHOTS*); unset: the defaults (on). */
+  screenshots?: ScreenshotSettings;
 }
 
 /**
@@ -56,7 +59,7 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
   async function scanAndStore(
     scanId: string,
     url: string,
-    tabOwner: { owner: string; keep: boolean; auth?: () => Promise<SiteAuthLoad> },
+    tabOwner: { owner: string; keep: boolean; auth?: () => Promise<SiteAuthLoad>; crawlId?: string },
     onStage?: (s: ScanStage) => Promise<void>,
   ): Promise<ScanUrlResult> {
     const ctx = Context.current();
@@ -74,6 +77,7 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
               deadlineMs: deps.scanDeadlineMs,
               signal: ctx.cancellationSignal,
               engines: deps.scanEngines,
+              screenshots: screenshotHook(deps.db, deps.screenshots, tabOwner.crawlId ?? null),
               onStage: async (s) => {
                 stage = s;
                 ctx.heartbeat({ stage });
@@ -108,14 +112,7 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
       const { kept, leftOut } = capFindings(result.findings);
       if (leftOut) deps.logger.warn({ scanId, url, kept: kept.length, leftOut: leftOut.total }, 'more findings than a page keeps; the rest are counted per rule');
       result.findings = kept;
-      await saveScanResult(deps.db, scanId, {
-        issuesLeftOut: leftOut,
-        pageTitle: result.pageTitle,
-        finalUrl: result.finalUrl,
-        httpStatus: result.httpStatus,
-        score,
-        passes: result.passes,
-        findings: result.findings.map((found) => {
+      const rows = result.findings.map((found) => {
           // A selector is indexed and part of the issue's identity: the page decides its length.
           const f = { ...found, elementSelector: boundedSelector(found.elementSelector) };
           const context = { state: f.state ?? null, viewport: f.viewport ?? null };
@@ -129,7 +126,16 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
             fingerprint: fingerprint(url, f.ruleId, f.elementSelector, context),
             groupKey: groupKey(f.ruleId, f.elementSelector, f.elementHtml),
           };
-        }),
+        });
+      await saveScanResult(deps.db, scanId, {
+        issuesLeftOut: leftOut,
+        pageTitle: result.pageTitle,
+        finalUrl: result.finalUrl,
+        httpStatus: result.httpStatus,
+        score,
+        passes: result.passes,
+        findings: rows,
+        screenshots: screenshotsToStore(result.screenshots, result.findings, rows, deps.screenshots, tabOwner.crawlId ?? null),
       });
       return result;
     } catch (err) {
@@ -172,7 +178,7 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
       }
       // Read and opened only when the crawl's slot opens a new tab: the tab keeps it from then on.
       const auth = () => loadCrawlAuth(deps.db, deps.secretsKey, input.crawlId);
-      const result = await scanAndStore(row.id, page.url, { owner: `crawl:${input.crawlId}`, keep: true, auth });
+      const result = await scanAndStore(row.id, page.url, { owner: `crawl:${input.crawlId}`, keep: true, auth, crawlId: input.crawlId });
       await recordCrawlPageScan(deps.db, { crawlId: input.crawlId, pageId: page.id, scanId: row.id, error: result.kind === 'scanned' ? null : result.error });
       if (result.kind === 'page-error') return { kind: 'page-error', error: result.error };
       return { kind: 'scanned', findings: result.findings.length, pageTitle: result.pageTitle };
