@@ -11,7 +11,8 @@
  */
 import type { Page } from 'playwright';
 import type { FindingDraft } from '../../shared/findings.ts';
-import { CLIP_STEPS, clipAround, pngSize, type Box } from './clip.ts';
+import { pngSize } from '../../shared/png-size.ts';
+import { CLIP_STEPS, clipAround, type Box } from './clip.ts';
 
 /** About 40 KB per picture. */
 export const SCREENSHOT_MAX_BYTES = 40 * 1024;

@@ -4,7 +4,7 @@ import { createBrowserProvider, resolveChromiumPath, type BrowserProvider } from
 import { openTab } from '../../../src/audit/session/page-session.ts';
 import { scanUrl } from '../../../src/audit/scan-url.ts';
 import { captureElements, SCREENSHOT_MAX_BYTES, type ScreenshotHook } from '../../../src/audit/screenshots/capture.ts';
-import { pngSize } from '../../../src/audit/screenshots/clip.ts';
+import { pngSize } from '../../../src/shared/png-size.ts';
 import { createTargetPolicy, type TargetPolicy } from '../../../src/security/target-policy.ts';
 import { html, startStaticServer, type StaticServer } from '../../support/static-server.ts';
 
