@@ -19,8 +19,8 @@ export interface ClipLimits {
 
 /** The tries of one picture, largest first: when a PNG is over the byte limit, the next, smaller one is taken. */
 export const CLIP_STEPS: readonly ClipLimits[] = [
-  { margin: 48, maxWidth: 800, maxHeight: 600 },
-  { margin: 32, maxWidth: 560, maxHeight: 420 },
+  { margin: 120, maxWidth: 800, maxHeight: 600 },
+  { margin: 64, maxWidth: 560, maxHeight: 420 },
   { margin: 24, maxWidth: 400, maxHeight: 300 },
   { margin: 12, maxWidth: 280, maxHeight: 210 },
 ];
