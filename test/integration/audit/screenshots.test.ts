@@ -47,6 +47,13 @@ describe('screenshots of findings', () => {
           `<script>addEventListener('DOMContentLoaded', () => { const c = document.getElementById('noise').getContext('2d'); const d = c.createImageData(1200, 900); crypto.getRandomValues(d.data.subarray(0, 65536)); for (let i = 0; i < d.data.length; i += 65536) crypto.getRandomValues(d.data.subarray(i, i + 65536)); for (let i = 3; i < d.data.length; i += 4) d.data[i] = 255; c.putImageData(d, 0, 0); });</script>`,
         ),
       ),
+      // Adding anything to the root element starts a script that never yields.
+      '/trap': html(
+        page(
+          `${filler}<button id="nameless"></button>${filler}`,
+          `<script>addEventListener('load', () => new MutationObserver(() => { for (;;) {} }).observe(document.documentElement, { childList: true }));</script>`,
+        ),
+      ),
       // Removes whatever is added to the document, breaks scrolling into view and makes scrolling back slow.
       '/hostile': html(
         page(
@@ -118,6 +125,21 @@ describe('screenshots of findings', () => {
     expect(r.findings.length).toBeGreaterThan(0);
     for (const s of r.screenshots ?? []) expect(s.image.length).toBeLessThanOrEqual(SCREENSHOT_MAX_BYTES);
   }, 90_000);
+
+  it('returns the findings of a page that hangs once the outline is added, the pictures\u2019 budget spent', async () => {
+    const r = await scanUrl(`${server.origin}/trap`, {
+      browser: await browser.get(),
+      policy,
+      pageLoadTimeoutMs: 10_000,
+      deadlineMs: 60_000,
+      screenshots: { ...everything, budgetMs: 3_000 },
+    });
+    expect(r.kind).toBe('scanned');
+    if (r.kind !== 'scanned') return;
+    expect(r.findings.some((f) => f.ruleId === 'button-name')).toBe(true);
+    // The trap went off: no picture could be taken.
+    expect(r.screenshots ?? []).toHaveLength(0);
+  }, 120_000);
 
   it('pictures what the hook picks, by rule and element, and nothing without a hook', async () => {
     const url = `${server.origin}/plain`;
