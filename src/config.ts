@@ -37,6 +37,12 @@ export const configSchema = z.object({
   /** The whole scan of one page; under the page-scan activity's 4-minute limit. */
   SCAN_DEADLINE_MS: intIn(10_000, 200_000, 120_000),
   CHROMIUM_PATH: z.string().min(1).optional(),
+  /** Pictures of findings: `on` (default) or `off`. */
+  SCREENSHOTS: z.enum(['on', 'off', 'true', 'false', '1', '0', 'yes', 'no']).default('on').transform((v) => ['on', 'true', '1', 'yes'].includes(v)),
+  /** Pictures one crawl keeps at most (one per issue group). */
+  SCREENSHOTS_PER_CRAWL: intIn(0, 100_000, 300),
+  /** How long the pictures of one page may take together. */
+  SCREENSHOTS_PAGE_BUDGET_MS: intIn(500, 60_000, 10_000),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
   OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
@@ -120,6 +126,8 @@ export interface Config {
   readonly pageLoadTimeoutMs: number;
   readonly scanDeadlineMs: number;
   readonly chromiumPath: string | undefined;
+  /** Pictures of findings (SCREENSHOTS, SCREENSHOTS_PER_CRAWL, SCREENSHOTS_PAGE_BUDGET_MS); a single-page scan takes at most `perScan`. */
+  readonly screenshots: { readonly enabled: boolean; readonly perCrawl: number; readonly perScan: number; readonly pageBudgetMs: number };
   /** Set when OPENAI_API_KEY or OPENAI_BASE_URL is: enrichment then asks that model; unset, the offline enricher writes the texts. */
   readonly openai: { readonly apiKey: string; readonly baseUrl: string | undefined; readonly model: string; readonly timeoutMs: number } | undefined;
   readonly allowPrivateTargets: boolean;
@@ -189,6 +197,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pageLoadTimeoutMs: c.PAGE_LOAD_TIMEOUT_MS,
     scanDeadlineMs: Math.max(c.SCAN_DEADLINE_MS, c.PAGE_LOAD_TIMEOUT_MS + 20_000),
     chromiumPath: c.CHROMIUM_PATH,
+    screenshots: Object.freeze({ enabled: c.SCREENSHOTS, perCrawl: c.SCREENSHOTS_PER_CRAWL, perScan: 60, pageBudgetMs: c.SCREENSHOTS_PAGE_BUDGET_MS }),
     // A local OpenAI-compatible server (vLLM, Ollama, a test double) may need no key: its URL alone enables it.
     openai:
       c.OPENAI_API_KEY || c.OPENAI_BASE_URL

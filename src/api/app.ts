@@ -13,6 +13,7 @@ import { exportRoutes } from './routes/exports.routes.ts';
 import { issueGroupRoutes } from './routes/issue-groups.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { scanRoutes } from './routes/scans.routes.ts';
+import { screenshotRoutes } from './routes/screenshots.routes.ts';
 import { scheduleRoutes } from './routes/schedules.routes.ts';
 import { siteAuthRoutes } from './routes/site-auth.routes.ts';
 import { siteFlowsRoutes } from './routes/site-flows.routes.ts';
@@ -95,6 +96,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', siteFlowsRoutes(deps));
   app.route('/', siteContentRoutes(deps));
   app.route('/', issueGroupRoutes(deps));
+  app.route('/', screenshotRoutes(deps));
   app.route('/', scheduleRoutes(deps));
   app.route('/', exportRoutes(deps, limits));
 

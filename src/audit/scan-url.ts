@@ -7,6 +7,7 @@ import type { BlockedRequest } from './session/egress-proxy.ts';
 import { DEFAULT_ENGINES, type ScanEngine } from './engines/index.ts';
 import { openTab, type Tab } from './session/page-session.ts';
 import type { FlowRunResult } from './session/flow-runner.ts';
+import { screenshotFindings, type FindingScreenshot, type ScreenshotHook } from './screenshots/capture.ts';
 
 export interface ScanUrlOptions {
   /** The slot's tab to load the page in (kept open for the next page unless it broke or hung). */
@@ -31,6 +32,8 @@ export interface ScanUrlOptions {
    * instead of `url`, `run` acts on the loaded page, and the engines check where it ended.
    */
   flow?: { startUrl: string; run: (page: Page, signal?: AbortSignal) => Promise<FlowRunResult> };
+  /** Pictures of (some of) the default state's findings, taken right after the engines ran; unset: none. */
+  screenshots?: ScreenshotHook;
 }
 
 export const DEFAULT_SCAN_DEADLINE_MS = 120_000;
@@ -54,6 +57,8 @@ export type ScanUrlResult =
       passes: PassedRule[];
       blocked: BlockedRequest[];
       engines: EngineRun[];
+      /** The pictures taken (see `ScanUrlOptions.screenshots`), by rule and element. */
+      screenshots?: FindingScreenshot[];
     }
   | { kind: 'page-error'; error: PageError; finalUrl: string | null; httpStatus: number | null };
 
@@ -142,6 +147,8 @@ async function runScan(url: string, opts: ScanUrlOptions, tab: Tab): Promise<Sca
   // Confirmed first, so that a confirmed finding wins over another engine's needs-review one.
   const all = current();
   const findings = mergeFindings([...all.filter((f) => f.type === 'confirmed'), ...all.filter((f) => f.type !== 'confirmed')]);
+  // While the page is still in the state its findings were found in; bounded, never fails the scan.
+  const screenshots = opts.screenshots ? await screenshotFindings(loaded.page, findings, opts.screenshots, opts.signal) : undefined;
   return {
     kind: 'scanned',
     pageTitle: loaded.pageTitle,
@@ -151,5 +158,6 @@ async function runScan(url: string, opts: ScanUrlOptions, tab: Tab): Promise<Sca
     passes,
     blocked: [...loaded.blocked],
     engines: runs,
+    ...(screenshots ? { screenshots } : {}),
   };
 }

@@ -18,11 +18,14 @@ import {
   streamIssueRows,
   type CountsRow,
   type GroupRow,
+  type IssueRow,
   type PageRow,
   type PassRow,
   type ReportScope,
 } from '../db/repositories/report.repository.ts';
 import type { CrawlRecord, ScanRecord, SiteRecord } from '../db/repositories/records.ts';
+import { screenshotsOf } from '../db/repositories/screenshot.repository.ts';
+import { pngSize } from '../shared/png-size.ts';
 import type { DB } from '../db/schema.ts';
 import { BROWSER_SETUP, STANDARD } from '../shared/audit-setup.ts';
 import { SEVERITIES, type Severity } from '../shared/contracts.ts';
@@ -33,6 +36,7 @@ import type {
   IssueGroup,
   PositiveFinding,
   Report,
+  ReportIssueRow,
   ReportPage,
   ReportSummary,
   SeverityCounts,
@@ -63,7 +67,20 @@ export function severityCounts(parts: Partial<Record<Severity, number>>): Severi
 const rank = (s: Severity) => SEVERITIES.indexOf(s);
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-export function toGroups(rows: readonly GroupRow[]): IssueGroup[] {
+/** Where the API serves the picture of the issue `id` (a site issue in a crawl, a finding in a scan). */
+export type PictureUrl = (id: string) => string;
+
+export function pictureUrlOf(scope: ReportScope, baseUrl?: string | null): PictureUrl {
+  const base = (baseUrl ?? '').replace(/\/+$/, '');
+  return scope.kind === 'scan'
+    ? (id) => `${base}/api/scans/${scope.scanId}/issues/${id}/screenshot`
+    : (id) => `${base}/api/sites/${scope.siteId}/issues/${id}/screenshot`;
+}
+
+/** Groups with at most this many pictures in a report (each a few dozen KB). */
+export const MAX_GROUP_PICTURES = 40;
+
+export function toGroups(rows: readonly GroupRow[], pictureUrl?: PictureUrl): IssueGroup[] {
   return rows
     .map((r) => ({
       ruleId: r.ruleId,
@@ -80,8 +97,16 @@ export function toGroups(rows: readonly GroupRow[]): IssueGroup[] {
       fixSuggestion: r.fixSuggestion,
       enrichedBy: r.enrichedBy,
       helpUrl: r.helpUrl,
-      examples: r.examples,
+      examples: r.examples.map((e) => ({
+        pageUrl: e.pageUrl,
+        selector: e.selector,
+        html: e.html,
+        state: e.state,
+        viewport: e.viewport,
+        screenshotUrl: e.hasScreenshot && e.issueId && pictureUrl ? pictureUrl(e.issueId) : null,
+      })),
       examplePages: r.examplePages,
+      picture: null,
     }))
     .sort(
       (a, b) =>
@@ -233,8 +258,39 @@ function hostnameOf(url: string): string {
 export type ReportSource = { kind: 'scan'; scan: ScanRecord } | { kind: 'crawl'; crawl: CrawlRecord; site: SiteRecord };
 
 
-/** Builds the report of an ended scan or crawl; callers check that it has results first. */
-export async function buildReport(db: Kysely<DB>, source: ReportSource, now = new Date()): Promise<Report> {
+/** The first groups' pictures (their first example's), loaded into the groups. */
+async function withPictures(db: Kysely<DB>, groups: IssueGroup[], rows: readonly GroupRow[]): Promise<void> {
+  const rowOf = new Map(rows.map((r) => [`${r.wcagCriterion}\u0000${r.ruleId}`, r]));
+  const wanted = groups.slice(0, MAX_GROUP_PICTURES).flatMap((g) => {
+    const first = rowOf.get(`${g.wcagCriterion}\u0000${g.ruleId}`)?.examples[0];
+    return first?.hasScreenshot ? [{ g, findingId: first.findingId }] : [];
+  });
+  const images = await screenshotsOf(db, wanted.map((w) => w.findingId));
+  for (const { g, findingId } of wanted) {
+    const img = images.get(findingId);
+    // pdfkit embeds PNG and JPEG only.
+    const size = img && img.mime === 'image/png' ? pngSize(img.image) : null;
+    if (!img || !size) continue;
+    const e = g.examples[0]!;
+    g.picture = {
+      image: img.image,
+      width: size.width,
+      height: size.height,
+      alt: `Screenshot of example element 1 of \u201c${g.title.slice(0, 120)}\u201d, outlined in magenta: ${e.selector.slice(0, 160)} on ${e.pageUrl.slice(0, 200)}`,
+    };
+  }
+}
+
+/** Adds each issue row's picture URL. */
+async function* withPictureUrls(rows: AsyncIterable<IssueRow[]>, pictureUrl: PictureUrl): AsyncGenerator<ReportIssueRow[]> {
+  for await (const batch of rows) yield batch.map((r) => ({ ...r, screenshotUrl: r.hasScreenshot ? pictureUrl(r.id) : null }));
+}
+
+/**
+ * Builds the report of an ended scan or crawl; callers check that it has results first. `baseUrl`
+ * (the API's origin as the request reached it) makes the pictures' links absolute.
+ */
+export async function buildReport(db: Kysely<DB>, source: ReportSource, now = new Date(), opts: { baseUrl?: string | null } = {}): Promise<Report> {
   const scope: ReportScope =
     source.kind === 'scan' ? { kind: 'scan', scanId: source.scan.id } : { kind: 'crawl', crawlId: source.crawl.id, siteId: source.crawl.siteId };
   const [groupRows, passes, pageRows, counts] = await Promise.all([
@@ -243,7 +299,9 @@ export async function buildReport(db: Kysely<DB>, source: ReportSource, now = ne
     reportPages(db, scope),
     findingCounts(db, scope),
   ]);
-  const groups = toGroups(groupRows);
+  const pictureUrl = pictureUrlOf(scope, opts.baseUrl);
+  const groups = toGroups(groupRows, pictureUrl);
+  await withPictures(db, groups, groupRows);
   const criteria = criteriaResults(groups, passes);
   const priorities = topPriorities(groups);
   const pages = toPages(pageRows);
@@ -259,7 +317,7 @@ export async function buildReport(db: Kysely<DB>, source: ReportSource, now = ne
     pages,
     pagesTotal: pages.length,
     failedPages: pages.filter((p) => p.state === 'failed').map((p) => ({ url: p.url, code: p.error!.code, message: p.error!.message })),
-    issueRows: () => streamIssueRows(db, scope),
+    issueRows: () => withPictureUrls(streamIssueRows(db, scope), pictureUrl),
   };
 
   if (source.kind === 'scan') {

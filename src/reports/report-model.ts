@@ -8,12 +8,15 @@
  * Every string in here that came from a page (titles, selectors, HTML, link texts) or from a user
  * (notes) is untrusted: renderers print it as text and the workbook passes it through `safeCell`.
  */
-import type { IssueType, Severity, WcagLevel } from '../shared/contracts.ts';
+import type { InteractionState, IssueType, Severity, ViewportName, WcagLevel } from '../shared/contracts.ts';
 import type { DiffByRule, DiffRow, IssueRow } from '../db/repositories/report.repository.ts';
 import type { PositiveFinding } from '../shared/summary.ts';
 
 export type { IssueStatus } from '../shared/contracts.ts';
 export type { DiffByRule, DiffRow, IssueRow, PositiveFinding };
+
+/** An issue row as reports print it: with the URL of its picture (null when it has none). */
+export type ReportIssueRow = IssueRow & { screenshotUrl: string | null };
 
 export type ReportKind = 'scan' | 'crawl';
 export type WcagPrinciple = 'Perceivable' | 'Operable' | 'Understandable' | 'Robust';
@@ -113,6 +116,21 @@ export interface ExampleElement {
   selector: string;
   /** The element's HTML, already truncated to a readable snippet. */
   html: string;
+  /** The interaction that revealed it, or null (the page as loaded). */
+  state: InteractionState | null;
+  /** The viewport it was found at in a crawl with several, or null. */
+  viewport: ViewportName | null;
+  /** Where the API serves its picture (absolute when the report knows the API's origin), or null when it has none. */
+  screenshotUrl: string | null;
+}
+
+/** A group's picture: its first example element in context, outlined (a PNG of a few dozen KB). */
+export interface GroupPicture {
+  image: Buffer;
+  width: number;
+  height: number;
+  /** Alternative text for the PDF's Figure. */
+  alt: string;
 }
 
 /** Issues of one rule under one WCAG criterion, across all pages of the report. */
@@ -139,6 +157,8 @@ export interface IssueGroup {
   examples: ExampleElement[];
   /** The first few page URLs affected (at most five). */
   examplePages: string[];
+  /** The picture of `examples[0]`, for the first groups of the report; null when there is none. */
+  picture: GroupPicture | null;
 }
 
 export interface ReportPage {
@@ -197,5 +217,5 @@ export interface Report {
   /** Crawl only; at least this crawl when it has a score. */
   trend: TrendPoint[];
   /** Every issue, in batches, ordered by severity, page URL, id. */
-  issueRows(): AsyncIterable<IssueRow[]>;
+  issueRows(): AsyncIterable<ReportIssueRow[]>;
 }

@@ -54,3 +54,19 @@ export async function pdfToPng(pdf: Uint8Array, dir: string, prefix: string, pag
     run('pdftoppm', ['-png', '-r', String(pages.dpi ?? 60), '-f', String(pages.first), '-l', String(pages.last), file, path.join(dir, prefix)]),
   );
 }
+
+/** The images drawn in the PDF (`pdfimages -list`): one row per image placed on a page. */
+export function pdfImages(pdf: Uint8Array): Promise<Array<{ page: number; width: number; height: number; type: string }>> {
+  return withFile(pdf, async (file) => {
+    const { stdout } = await run('pdfimages', ['-list', file]);
+    return stdout
+      .split('\n')
+      .slice(2)
+      .filter((l) => l.trim())
+      .map((l) => {
+        const c = l.trim().split(/\s+/);
+        // page num type width height color comp bpc enc interp object ID x-ppi y-ppi size ratio
+        return { page: Number(c[0]), type: c[2]!, width: Number(c[3]), height: Number(c[4]) };
+      });
+  });
+}

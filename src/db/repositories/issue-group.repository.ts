@@ -29,7 +29,8 @@ export interface IssueGroupRecord {
   type: IssueType;
   pages: number;
   elements: number;
-  example: { pageUrl: string; selector: string; html: string };
+  /** A member, one with a picture when the group has one: its site issue (null when none matches yet) and whether it has a picture. */
+  example: { pageUrl: string; selector: string; html: string; issueId: string | null; hasScreenshot: boolean };
   description: string;
   fixSuggestion: string;
 }
@@ -85,7 +86,8 @@ async function allGroups(db: Database, siteId: string, crawlId: string, f: Issue
     with m as (
       select coalesce(fi.group_key, ${LEGACY_GROUP_PREFIX} || fi.fingerprint) as group_key, fi.id, fi.rule_id, fi.wcag_criterion,
              fi.wcag_level, fi.type, ps.page_id, ps.url as page_url,
-             ${severityRank('fi.severity')} as sev
+             ${severityRank('fi.severity')} as sev,
+             exists (select 1 from finding_screenshots s where s.finding_id = fi.id) as pictured
       from findings fi
       join page_scans ps on ps.id = fi.page_scan_id
       left join issues i on i.site_id = ${siteId} and i.fingerprint = fi.fingerprint
@@ -93,7 +95,7 @@ async function allGroups(db: Database, siteId: string, crawlId: string, f: Issue
     )
     select group_key, min(rule_id) as rule_id, min(wcag_criterion) as wcag_criterion, min(wcag_level) as wcag_level,
            min(sev) as sev, bool_or(type = 'confirmed') as confirmed, count(distinct page_id)::int as pages,
-           count(*)::int as elements, (array_agg(id order by sev, page_url, id))[1] as example_id
+           count(*)::int as elements, (array_agg(id order by pictured desc, sev, page_url, id))[1] as example_id
     from m group by group_key
     order by sev, pages desc, elements desc, group_key`.execute(db);
   return res.rows;
@@ -127,7 +129,9 @@ export async function listIssueGroups(
     ? await db
         .selectFrom('findings as fi')
         .innerJoin('page_scans as ps', 'ps.id', 'fi.page_scan_id')
-        .select(['fi.id', 'ps.url', 'fi.element_selector', 'fi.element_html', 'fi.description', 'fi.fix_suggestion'])
+        .leftJoin('issues as i', (j) => j.onRef('i.fingerprint', '=', 'fi.fingerprint').on('i.site_id', '=', siteId))
+        .select(['fi.id', 'ps.url', 'fi.element_selector', 'fi.element_html', 'fi.description', 'fi.fix_suggestion', 'i.id as issue_id'])
+        .select((eb) => eb.exists(eb.selectFrom('finding_screenshots as s').select('s.finding_id').whereRef('s.finding_id', '=', 'fi.id')).as('pictured'))
         .where('fi.id', 'in', ids)
         .execute()
     : [];
@@ -145,7 +149,7 @@ export async function listIssueGroups(
         type: r.confirmed ? 'confirmed' : 'needs_review',
         pages: r.pages,
         elements: r.elements,
-        example: { pageUrl: e.url, selector: e.element_selector, html: e.element_html },
+        example: { pageUrl: e.url, selector: e.element_selector, html: e.element_html, issueId: e.issue_id, hasScreenshot: Boolean(e.pictured) && e.issue_id !== null },
         description: e.description,
         fixSuggestion: e.fix_suggestion,
       };

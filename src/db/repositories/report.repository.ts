@@ -7,7 +7,7 @@
  * succeeded contribute findings, as in the crawl's finalization.
  */
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import type { IssueStatus, IssueType, Severity, WcagLevel } from '../../shared/contracts.ts';
+import type { InteractionState, IssueStatus, IssueType, Severity, ViewportName, WcagLevel } from '../../shared/contracts.ts';
 import type { DB } from '../schema.ts';
 import { severityOfRank, severityRank } from './severity.ts';
 
@@ -31,6 +31,12 @@ export interface IssueRow {
   alsoFlaggedBy: string[];
   firstSeenAt: Date | null;
   lastSeenAt: Date | null;
+  /** The interaction that revealed the issue, or null (the page as loaded). */
+  state: InteractionState | null;
+  /** The viewport of a crawl with several, or null. */
+  viewport: ViewportName | null;
+  /** The finding has a picture (served under the issue's id: the site issue's in a crawl, the finding's in a scan). */
+  hasScreenshot: boolean;
 }
 
 /** A new or fixed issue of the diff against the previous crawl. */
@@ -127,11 +133,27 @@ export interface GroupRow {
   fixSuggestion: string;
   enrichedBy: string | null;
   helpUrl: string | null;
-  examples: Array<{ pageUrl: string; selector: string; html: string }>;
+  examples: ReportExampleRow[];
   examplePages: string[];
 }
 
-/** Findings grouped by WCAG criterion and rule, with up to three examples and five page URLs each. */
+export interface ReportExampleRow {
+  pageUrl: string;
+  selector: string;
+  html: string;
+  /** The finding's id (its picture's key). */
+  findingId: string;
+  /** The site issue's id in a crawl (null when none matches), the finding's in a scan: the id its picture is served under. */
+  issueId: string | null;
+  state: InteractionState | null;
+  viewport: ViewportName | null;
+  hasScreenshot: boolean;
+}
+
+/**
+ * Findings grouped by WCAG criterion and rule, with up to three examples (one with a picture first,
+ * when the group has one) and five page URLs each.
+ */
 export async function issueGroups(db: Kysely<DB>, scope: ReportScope, htmlChars = 400): Promise<GroupRow[]> {
   const res = await sql<{
     rule_id: string;
@@ -142,20 +164,27 @@ export async function issueGroups(db: Kysely<DB>, scope: ReportScope, htmlChars 
     elements: number;
     pages: number;
     example_pages: string[];
-    examples: Array<{ pageUrl: string; selector: string; html: string; title: string; description: string; fix: string; enrichedBy: string | null; helpUrl: string | null }>;
+    examples: Array<
+      Omit<ReportExampleRow, 'issueId'> & { issueId: string | null; title: string; description: string; fix: string; enrichedBy: string | null; helpUrl: string | null }
+    >;
   }>`
-    with ranked as (
+    with pictured as (
       select f.*, ps.url as page_url, ${SEVERITY_RANK} as sev,
-             row_number() over (partition by f.wcag_criterion, f.rule_id order by ${SEVERITY_RANK}, ps.url, f.id) as rn
+             exists (select 1 from finding_screenshots s where s.finding_id = f.id) as has_screenshot
       from findings f join page_scans ps on ps.id = f.page_scan_id
       where ${inScope(scope)}
+    ), ranked as (
+      select p.*, ${scope.kind === 'crawl' ? sql`(select i.id from issues i where i.site_id = ${scope.siteId} and i.fingerprint = p.fingerprint)` : sql`p.id`} as issue_id,
+             row_number() over (partition by p.wcag_criterion, p.rule_id order by p.has_screenshot desc, p.sev, p.page_url, p.id) as rn
+      from pictured p
     )
     select wcag_criterion, rule_id, min(wcag_level) as wcag_level, min(sev) as sev, bool_or(type = 'confirmed') as confirmed,
            count(*)::int as elements, count(distinct page_url)::int as pages,
            (array_agg(distinct page_url order by page_url))[1:5] as example_pages,
            json_agg(json_build_object('pageUrl', page_url, 'selector', element_selector, 'html', left(element_html, ${htmlChars}),
                                       'title', engine_help, 'description', description, 'fix', fix_suggestion,
-                                      'enrichedBy', enriched_by, 'helpUrl', help_url) order by rn) filter (where rn <= 3) as examples
+                                      'enrichedBy', enriched_by, 'helpUrl', help_url, 'findingId', id, 'issueId', issue_id,
+                                      'state', state, 'viewport', viewport, 'hasScreenshot', has_screenshot) order by rn) filter (where rn <= 3) as examples
     from ranked
     group by wcag_criterion, rule_id`.execute(db);
   return res.rows.map((r) => {
@@ -173,7 +202,16 @@ export async function issueGroups(db: Kysely<DB>, scope: ReportScope, htmlChars 
       fixSuggestion: first.fix,
       enrichedBy: first.enrichedBy,
       helpUrl: first.helpUrl,
-      examples: r.examples.map((e) => ({ pageUrl: e.pageUrl, selector: e.selector, html: e.html })),
+      examples: r.examples.map((e) => ({
+        pageUrl: e.pageUrl,
+        selector: e.selector,
+        html: e.html,
+        findingId: e.findingId,
+        issueId: e.issueId,
+        state: e.state ?? null,
+        viewport: e.viewport ?? null,
+        hasScreenshot: e.hasScreenshot && e.issueId !== null,
+      })),
       examplePages: r.example_pages,
     };
   });
@@ -324,6 +362,9 @@ export function streamIssueRows(db: Kysely<DB>, scope: ReportScope, batchSize = 
       sql<string[]>`case when jsonb_typeof(f.data->'alsoFlaggedBy') = 'array' then f.data->'alsoFlaggedBy' else '[]'::jsonb end`.as('alsoFlaggedBy'),
       'i.first_seen_at as firstSeenAt',
       'i.last_seen_at as lastSeenAt',
+      'f.state as state',
+      'f.viewport as viewport',
+      sql<boolean>`(${siteId === null ? sql`true` : sql`i.id is not null`} and exists (select 1 from finding_screenshots s where s.finding_id = f.id))`.as('hasScreenshot'),
     ])
     .where(inScope(scope))
     .orderBy(SEVERITY_RANK)

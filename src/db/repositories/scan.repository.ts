@@ -6,6 +6,7 @@ import type { DB, NewFinding } from '../schema.ts';
 import { findingFromRow, mapRow, scanFromRow, type ScanRecord } from './records.ts';
 import type { FindingRecord, NewFindingRecord } from '../../shared/findings.ts';
 import { severityRank } from './severity.ts';
+import { insertScreenshots, type ScreenshotStoreOptions } from './screenshot.repository.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -93,6 +94,8 @@ export interface ScanResultValues {
   findings: NewFindingRecord[];
   /** Findings past the per-page cap, counted per rule. */
   issuesLeftOut?: { total: number; byRule: Record<string, number> } | null;
+  /** Pictures of some of `findings`, by fingerprint, stored with them. */
+  screenshots?: ScreenshotStoreOptions;
 }
 
 export function findingToRow(pageScanId: string, f: NewFindingRecord): NewFinding {
@@ -123,14 +126,18 @@ export function findingToRow(pageScanId: string, f: NewFindingRecord): NewFindin
 export async function saveScanResult(db: Kysely<DB>, id: string, r: ScanResultValues): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('findings').where('page_scan_id', '=', id).execute();
+    const inserted = new Map<string, string>();
     if (r.findings.length > 0) {
       for (let i = 0; i < r.findings.length; i += 500) {
-        await trx
+        const rows = await trx
           .insertInto('findings')
           .values(r.findings.slice(i, i + 500).map((f) => findingToRow(id, f)))
+          .returning(['id', 'fingerprint'])
           .execute();
+        for (const row of rows) if (!inserted.has(row.fingerprint)) inserted.set(row.fingerprint, row.id);
       }
     }
+    if (r.screenshots?.shots.length) await insertScreenshots(trx, inserted, r.screenshots);
     await trx
       .updateTable('page_scans')
       .set({

@@ -2,13 +2,14 @@
  * The Issues sheet: every issue, every field, one row each, streamed; a list validation on Status.
  */
 import type ExcelJS from 'exceljs';
-import type { IssueRow, Report } from '../report-model.ts';
+import { stateText, viewportText } from '../context-text.ts';
+import type { Report, ReportIssueRow } from '../report-model.ts';
 import type { Guard } from './guard.ts';
 import { type ColumnSpec, joinList, streamSheet, type Workbook } from './sheet.ts';
 
 const ISSUE_STATUSES = ['open', 'fixed', 'dismissed', 'cant_fix'] as const;
 
-const ISSUE_COLUMNS: ColumnSpec<IssueRow>[] = [
+const ISSUE_COLUMNS: ColumnSpec<ReportIssueRow>[] = [
   { header: 'Issue ID', kind: 'text', get: (r) => r.id },
   { header: 'Page URL', kind: 'link', get: (r) => r.pageUrl, max: 60 },
   { header: 'Page title', kind: 'text', get: (r) => r.pageTitle, max: 40 },
@@ -26,6 +27,10 @@ const ISSUE_COLUMNS: ColumnSpec<IssueRow>[] = [
   { header: 'Also flagged by', kind: 'text', get: (r) => joinList(r.alsoFlaggedBy), max: 30 },
   { header: 'First seen (UTC)', kind: 'date', get: (r) => r.firstSeenAt },
   { header: 'Last seen (UTC)', kind: 'date', get: (r) => r.lastSeenAt },
+  { header: 'State', kind: 'text', get: (r) => stateText(r.state), max: 50 },
+  { header: 'Viewport', kind: 'text', get: (r) => viewportText(r.viewport), max: 20 },
+  // A link to the API's picture of the element (our own URL, never page content).
+  { header: 'Screenshot', kind: 'link', get: (r) => r.screenshotUrl, max: 60 },
 ];
 
 export async function writeIssues(wb: Workbook, guard: Guard, report: Report): Promise<void> {

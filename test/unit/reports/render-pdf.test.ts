@@ -11,6 +11,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { IssueRow, Report } from '../../../src/reports/report-model.ts';
 import { renderPdf } from '../../../src/reports/render-pdf.ts';
 import { HOSTILE_LINK_TEXT, HOSTILE_TITLE, sampleReport } from '../../helpers/sample-report.ts';
+import { pdfImages } from '../../helpers/pdf-tools.ts';
+import { MAX_DETAILED_GROUPS } from '../../../src/reports/pdf/sections/issues.ts';
 
 const DIR = path.resolve(import.meta.dirname, '../../../test-artifacts/reports');
 
@@ -185,6 +187,28 @@ describe('renderPdf', () => {
     for (const alt of s.figures) expect(alt).toMatch(/\d/);
     expect(s.outline).toContain('Executive summary');
     expect(s.info.Language).toBe('en');
+  });
+
+  it('shows each group\u2019s picture as a Figure with alternative text, and the state and viewport of its examples', async () => {
+    const report = sampleReport({ kind: 'crawl', pictures: true });
+    const file = await renderToFile(report, 'crawl-pictures.pdf');
+    png(file, 'crawl-pictures');
+    const images = await pdfImages(readFileSync(file));
+    // One image per group shown in full (the sample has fewer groups than the cap), each the 240x120 PNG.
+    const pictured = report.groups.slice(0, MAX_DETAILED_GROUPS).filter((g) => g.picture).length;
+    expect(pictured).toBeGreaterThan(1);
+    expect(images.filter((i) => i.type === 'image' && i.width === 240 && i.height === 120)).toHaveLength(pictured);
+    const s = await structure(file);
+    expect(s.untagged).toBe(0);
+    const alts = s.figures.filter((a) => a.startsWith('Screenshot of example element 1'));
+    expect(alts).toHaveLength(pictured);
+    const txt = run('pdftotext', [file, '-']);
+    expect(txt).toContain('found after click on \u201cMenu\u201d (#menu-button)');
+    expect(txt).toContain('found at mobile (390 \u00d7 844)');
+    expect(txt).toContain('outlined in magenta');
+    // Without pictures, no image at all.
+    const plain = await renderToFile(sampleReport({ kind: 'crawl' }), 'crawl-no-pictures.pdf');
+    expect(await pdfImages(readFileSync(plain))).toHaveLength(0);
   });
 
   it('renders a crawl report with contents, charts, changes and pages', async () => {

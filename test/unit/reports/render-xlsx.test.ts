@@ -6,7 +6,7 @@ import { inflateRawSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_HYPERLINKS_PER_SHEET, renderXlsx } from '../../../src/reports/render-xlsx.ts';
-import type { DiffRow, IssueRow, Report } from '../../../src/reports/report-model.ts';
+import type { DiffRow, ReportIssueRow as IssueRow, Report } from '../../../src/reports/report-model.ts';
 import { startsLikeFormula } from '../../../src/reports/safe-cell.ts';
 import { HOSTILE_LINK_TEXT, HOSTILE_TITLE, sampleReport } from '../../helpers/sample-report.ts';
 
@@ -76,6 +76,9 @@ const ISSUE_HEADERS = [
   'Also flagged by',
   'First seen (UTC)',
   'Last seen (UTC)',
+  'State',
+  'Viewport',
+  'Screenshot',
 ];
 const DIFF_HEADERS = ['Issue ID', 'Page URL', 'Rule', 'WCAG criterion', 'Level', 'Severity', 'Type', 'Selector', 'Change', 'Recorded (UTC)'];
 const PAGE_HEADERS = ['Page URL', 'Title', 'State', 'Score', 'Critical', 'Serious', 'Moderate', 'Minor', 'Total', 'Error code', 'Error message'];
@@ -100,7 +103,7 @@ function findRow(ws: ExcelJS.Worksheet, label: string): ExcelJS.Row | undefined 
 
 describe('renderXlsx', () => {
   const scan = sampleReport({ kind: 'scan', issuesPerPage: 12 });
-  const crawl = sampleReport({ kind: 'crawl', pages: 12, issuesPerPage: 9 });
+  const crawl = sampleReport({ kind: 'crawl', pages: 12, issuesPerPage: 9, pictures: true });
   let scanBuf: Buffer;
   let crawlBuf: Buffer;
   let scanWb: ExcelJS.Workbook;
@@ -153,7 +156,7 @@ describe('renderXlsx', () => {
       }
     }
     // The filter covers the whole table.
-    expect(crawlWb.getWorksheet('Issues')!.autoFilter).toBe(`A1:Q${crawl.summary.issues + 1}`);
+    expect(crawlWb.getWorksheet('Issues')!.autoFilter).toBe(`A1:T${crawl.summary.issues + 1}`);
     expect(crawlWb.getWorksheet('Pages')!.autoFilter).toBe(`A1:K${crawl.pages.length + 1}`);
   });
 
@@ -179,7 +182,14 @@ describe('renderXlsx', () => {
         expect(v[15] ?? null).toBe(r.alsoFlaggedBy.length ? r.alsoFlaggedBy.join(', ') : null);
         expect(v[16]).toEqual(r.firstSeenAt);
         expect(v[17]).toEqual(r.lastSeenAt);
+        // The state that revealed the issue, its viewport, and a link to its picture.
+        expect(v[18] ?? null).toBe(r.state ? `after click on \u201c${r.state.label}\u201d (${r.state.target})` : null);
+        expect(v[19] ?? null).toBe(r.viewport === 'mobile' ? 'mobile (390 \u00d7 844)' : null);
+        expect(v[20] ?? null).toEqual(r.screenshotUrl ? { text: r.screenshotUrl, hyperlink: r.screenshotUrl } : null);
       });
+      if (report === crawl) {
+        expect(rows.some((r) => r.screenshotUrl) && rows.some((r) => r.state) && rows.some((r) => r.viewport)).toBe(true);
+      }
       expect(ws.getCell('P2').numFmt).toBe('yyyy-mm-dd hh:mm:ss');
     }
   });
@@ -369,7 +379,7 @@ describe('renderXlsx', () => {
     const ws = wb.getWorksheet('Issues')!;
     expect(ws.actualRowCount).toBe(1);
     expect(headerOf(ws)).toEqual(ISSUE_HEADERS);
-    expect(ws.autoFilter).toBe('A1:Q1');
+    expect(ws.autoFilter).toBe('A1:T1');
     expect((wb.getWorksheet('Summary')!.views[0] as ExcelJS.WorksheetViewFrozen).ySplit).toBe(1);
   });
 

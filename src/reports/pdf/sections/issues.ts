@@ -2,6 +2,7 @@
  * Issues by WCAG criterion and rule: one entry per issue group (the most severe and widespread in full,
  * with example elements and the fix; any further ones as table rows).
  */
+import { contextText } from '../../context-text.ts';
 import type { IssueGroup } from '../../report-model.ts';
 import { clean, isHttpUrl, LIMITS, num, plural, SEVERITY_LABEL, text, TYPE_LABEL } from '../format.ts';
 import type { ListItem } from '../layout.ts';
@@ -73,6 +74,40 @@ export async function issueGroups(ctx: Ctx): Promise<void> {
   }
 }
 
+/** The state that revealed an example and the viewport it was found at, when either applies. */
+function contextParts(e: IssueGroup['examples'][number]) {
+  const t = contextText(e);
+  return t ? [{ text: `found ${text(t, 260)}`, style: withStyle(STYLES.small, { size: 7.5, color: COLORS.ink }) }] : [];
+}
+
+/** Largest size of a group's picture on the page, in points (a CSS pixel is 0.75 pt). */
+const PICTURE_MAX = { width: 380, height: 240 };
+
+/** The group's first example in its page, outlined: a Figure with alternative text, and a caption. */
+function picture(ctx: Ctx, p: NonNullable<IssueGroup['picture']>): void {
+  const { L } = ctx;
+  if (!(p.width > 0 && p.height > 0)) return;
+  const scale = Math.min(0.75, Math.min(PICTURE_MAX.width, L.width) / p.width, PICTURE_MAX.height / p.height);
+  const w = p.width * scale;
+  const h = p.height * scale;
+  L.ensure(h + 20);
+  L.figure(
+    L.root,
+    text(p.alt, 600),
+    h + 2,
+    (x, y) => {
+      try {
+        L.doc.image(p.image, x + 1, y + 1, { width: w, height: h });
+      } catch {
+        // A picture pdfkit cannot read leaves its frame empty; the report goes on.
+      }
+      L.doc.lineWidth(0.5).strokeColor(COLORS.rule).rect(x + 0.5, y + 0.5, w + 1, h + 1).stroke();
+    },
+    { gapAfter: 2 },
+  );
+  L.paragraph(L.root, 'Example 1 in its page, outlined in magenta (a screenshot taken by the scan).', withStyle(STYLES.small, { size: 7.5 }), { gapAfter: 4 });
+}
+
 async function group(ctx: Ctx, g: IssueGroup, n: number): Promise<void> {
   const { L } = ctx;
   L.heading(L.root, 3, `${n}. ${text(g.title, LIMITS.title)}`, { keepWith: 90 });
@@ -114,11 +149,13 @@ async function group(ctx: Ctx, g: IssueGroup, n: number): Promise<void> {
       parts: [
         { text: text(e.selector, LIMITS.selector) || '(no selector)', style: withStyle(STYLES.mono, { font: 'mono' }), gap: 2 },
         { text: text(e.html, LIMITS.html, true) || '(no HTML)', style: withStyle(STYLES.mono, { size: 7.2, color: COLORS.ink }), fill: COLORS.codeFill, gap: 2 },
-        { text: `on ${text(e.pageUrl, LIMITS.url)}`, style: withStyle(STYLES.small, { size: 7.5 }) },
+        { text: `on ${text(e.pageUrl, LIMITS.url)}`, style: withStyle(STYLES.small, { size: 7.5 }), gap: 1 },
+        ...contextParts(e),
       ],
     }));
     await L.list(L.root, items, { itemGap: 6, labelStyle: withStyle(STYLES.small, { size: 8 }) });
   }
+  if (g.picture) picture(ctx, g.picture);
 
   if (g.examplePages.length && ctx.report.kind === 'crawl') {
     const shown = g.examplePages.slice(0, 5);
