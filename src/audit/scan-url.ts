@@ -6,6 +6,8 @@ import type { FindingDraft, PassedRule } from '../shared/findings.ts';
 import type { BlockedRequest } from './session/egress-proxy.ts';
 import { DEFAULT_ENGINES, type ScanEngine } from './engines/index.ts';
 import { openTab, type Tab } from './session/page-session.ts';
+import { collectRenderedView, splitView } from './links/collect-links.ts';
+import type { RenderedView } from './links/rendered-view.ts';
 
 export interface ScanUrlOptions {
   /** The slot's tab to load the page in (kept open for the next page unless it broke or hung). */
@@ -25,6 +27,8 @@ export interface ScanUrlOptions {
    * it is doing (a script that never yields included), and the page ends in a `timeout` error.
    */
   deadlineMs?: number;
+  /** Read the rendered page's links and view (crawl pages: rendered discovery) after it settled, before the engines run. */
+  collectLinks?: boolean;
 }
 
 export const DEFAULT_SCAN_DEADLINE_MS = 120_000;
@@ -48,6 +52,10 @@ export type ScanUrlResult =
       passes: PassedRule[];
       blocked: BlockedRequest[];
       engines: EngineRun[];
+      /** With `collectLinks`: the rendered page's links (absolute, deduplicated, bounded); else empty. */
+      links?: string[];
+      /** With `collectLinks`: the rendered view's facts, null when they could not be read. */
+      view?: Omit<RenderedView, 'links'> | null;
     }
   | { kind: 'page-error'; error: PageError; finalUrl: string | null; httpStatus: number | null };
 
@@ -94,6 +102,8 @@ async function runScan(url: string, opts: ScanUrlOptions, tab: Tab): Promise<Sca
   const engines = opts.engines ?? DEFAULT_ENGINES;
   const loaded = await tab.load(url, { signal: opts.signal, onLoading: () => opts.onStage?.('Loading') });
   if (loaded.kind === 'page-error') return loaded;
+  // The DOM the engines are about to see, before any of them touches it.
+  const rendered = opts.collectLinks ? await collectRenderedView(loaded.page) : undefined;
   const runs: EngineRun[] = [];
   // Findings still standing, per engine run: a later engine may withdraw earlier ones it measured.
   const kept: FindingDraft[][] = [];
@@ -140,5 +150,6 @@ async function runScan(url: string, opts: ScanUrlOptions, tab: Tab): Promise<Sca
     passes,
     blocked: [...loaded.blocked],
     engines: runs,
+    ...(rendered !== undefined ? splitView(rendered) : {}),
   };
 }

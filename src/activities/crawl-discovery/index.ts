@@ -16,12 +16,37 @@ import { DiscoveryAuth } from '../../discovery/discovery-auth.ts';
 import { extractLinks } from '../../discovery/extract-links.ts';
 import { fetchPage, type FetchOutcome } from '../../discovery/fetch-page.ts';
 import { readRobots, readSitemaps, type FetchBudget } from '../../discovery/sitemaps.ts';
-import { looksLikeAsset, normalizeUrl, pathOf, sameSite, sameSiteMove } from '../../discovery/urls.ts';
+import { landedAt, looksLikeAsset, normalizeUrl, pathOf, sameSite, sameSiteMove } from '../../discovery/urls.ts';
+import { admitRenderedLinks, crawlScansSettled, nextRenderedLinks } from '../../db/repositories/rendered-link.repository.ts';
 
 /** Fetches per page of `maxPages` discovery may make in all (robots.txt, sitemaps, pages, broken links). */
 export const FETCHES_PER_PAGE = 4;
 /** Moves of the home page (host <-> www.host, http -> https) followed before giving up. */
 const MAX_HOME_MOVES = 2;
+/** How often discovery, its HTTP frontier empty, looks for links the scans read in rendered pages. */
+export const RENDERED_POLL_MS = 750;
+/**
+ * Discovery stops waiting for rendered links when no page of the crawl moved for this long (a
+ * crawl workflow that was terminated leaves its pages waiting for ever); a page's scan, retries
+ * included, ends well within it.
+ */
+export const RENDERED_STALL_MS = 30 * 60_000;
+/** Rendered links judged per round. */
+const RENDERED_BATCH = 500;
+
+/** Waits `ms`, or less if `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
 
 class CountingBudget implements FetchBudget {
   used: number;
@@ -105,7 +130,7 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
   ): Promise<{ added: boolean; links: string[] }> {
     switch (outcome.kind) {
       case 'html': {
-        const finalUrl = normalizeUrl(outcome.finalUrl)!;
+        const finalUrl = landedAt(outcome.finalUrl, item.url)!;
         // A redirect to a URL too long to be a page: skipped like a link to it.
         if (!skipped.admit(finalUrl)) return { added: false, links: [] };
         // A same-site redirect lands on its target, counted once under that URL.
@@ -130,7 +155,7 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
       }
       case 'unreachable': {
         // No answer in time, or 5xx after a retry: a page that failed, per the contract.
-        const url = normalizeUrl(outcome.finalUrl) ?? item.url;
+        const url = landedAt(outcome.finalUrl, item.url) ?? item.url;
         if (!skipped.admit(url)) return { added: false, links: [] };
         const reg = await registerPage(deps.db, {
           crawlId,
@@ -223,11 +248,59 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
       const known = new Set(await allFrontierUrls(deps.db, crawl.id));
       for (const u of known) queries.admit(u);
 
+      /**
+       * Rendered discovery: once the HTTP frontier is empty, the links the scans read in rendered
+       * pages join it under the same rules as links in served HTML. Says whether any was judged.
+       */
+      const takeRenderedLinks = async (): Promise<boolean> => {
+        const candidates = await nextRenderedLinks(deps.db, crawl.id, RENDERED_BATCH);
+        if (candidates.length === 0) return false;
+        const admitted: FrontierUrl[] = [];
+        const refused: string[] = [];
+        for (const c of candidates) {
+          const ok =
+            !known.has(c.url) &&
+            sameSite(c.url, siteUrl) &&
+            !looksLikeAsset(c.url) &&
+            skipped.admit(c.url) &&
+            c.depth <= o.maxDepth &&
+            robots.isAllowed(c.url) &&
+            queries.admit(c.url);
+          known.add(c.url);
+          if (ok) admitted.push({ url: c.url, depth: c.depth, via: 'rendered' });
+          else refused.push(c.url);
+        }
+        await admitRenderedLinks(deps.db, crawl.id, admitted, refused);
+        await skipped.flush(deps.db, crawl.id);
+        return true;
+      };
+
+      let progress = { mark: '', at: Date.now() };
       let stoppedBy: { code: string; message: string } | undefined;
       while (found < crawl.maxPages) {
         if (ctx.cancellationSignal.aborted) break;
         const batch = await nextQueuedUrls(deps.db, crawl.id, o.concurrency);
-        if (batch.length === 0) break;
+        if (batch.length === 0) {
+          // Settled first: a scan queues its page's links before the page counts as scanned, so
+          // links read after every page was seen settled are all the links there will be.
+          const settled = await crawlScansSettled(deps.db, crawl.id);
+          if (await takeRenderedLinks()) continue;
+          if (settled) break;
+          // A crawl that ended (failed, cancelled, finalized) scans nothing more: nothing to wait for.
+          const now = await findCrawl(deps.db, crawl.id);
+          if (now?.status !== 'running') break;
+          const mark = `${now.totalPages}/${now.scannedPages}/${now.failedPages}`;
+          if (mark !== progress.mark) progress = { mark, at: Date.now() };
+          else if (Date.now() - progress.at > RENDERED_STALL_MS) {
+            log.warn({ waitedMs: Date.now() - progress.at }, 'no page of the crawl moved while discovery waited for rendered links; it stops waiting');
+            break;
+          }
+          await pause(RENDERED_POLL_MS, ctx.cancellationSignal);
+          heartbeat();
+          // A page a scan took back out (a "not found" view) frees its place under maxPages.
+          found = await countCrawlPages(deps.db, crawl.id);
+          continue;
+        }
         if (budget.used + batch.length > budget.max) {
           stoppedBy = {
             code: 'fetch_budget_spent',

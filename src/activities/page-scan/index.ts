@@ -19,6 +19,7 @@ import { scanUrl, type ScanUrlResult } from '../../audit/scan-url.ts';
 import { loadCrawlAuth } from '../site-auth-source.ts';
 import type { SiteAuthLoad } from '../../audit/session/site-login.ts';
 import { TabCrashedError, type TabPool } from '../../audit/session/tab-pool.ts';
+import { handOverRenderedLinks } from './rendered-links.ts';
 
 export interface PageScanActivityDeps {
   db: Database;
@@ -56,7 +57,7 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
   async function scanAndStore(
     scanId: string,
     url: string,
-    tabOwner: { owner: string; keep: boolean; auth?: () => Promise<SiteAuthLoad> },
+    tabOwner: { owner: string; keep: boolean; auth?: () => Promise<SiteAuthLoad>; collectLinks?: boolean },
     onStage?: (s: ScanStage) => Promise<void>,
   ): Promise<ScanUrlResult> {
     const ctx = Context.current();
@@ -74,6 +75,7 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
               deadlineMs: deps.scanDeadlineMs,
               signal: ctx.cancellationSignal,
               engines: deps.scanEngines,
+              collectLinks: tabOwner.collectLinks,
               onStage: async (s) => {
                 stage = s;
                 ctx.heartbeat({ stage });
@@ -172,7 +174,10 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
       }
       // Read and opened only when the crawl's slot opens a new tab: the tab keeps it from then on.
       const auth = () => loadCrawlAuth(deps.db, deps.secretsKey, input.crawlId);
-      const result = await scanAndStore(row.id, page.url, { owner: `crawl:${input.crawlId}`, keep: true, auth });
+      const result = await scanAndStore(row.id, page.url, { owner: `crawl:${input.crawlId}`, keep: true, auth, collectLinks: true });
+      // Rendered discovery: the page's links go to discovery, or the page itself goes (see rendered-links.ts).
+      const notAPage = await handOverRenderedLinks(deps, { crawlId: input.crawlId, pageId: page.id, url: page.url, result });
+      if (notAPage) return { kind: 'page-error', error: notAPage };
       await recordCrawlPageScan(deps.db, { crawlId: input.crawlId, pageId: page.id, scanId: row.id, error: result.kind === 'scanned' ? null : result.error });
       if (result.kind === 'page-error') return { kind: 'page-error', error: result.error };
       return { kind: 'scanned', findings: result.findings.length, pageTitle: result.pageTitle };

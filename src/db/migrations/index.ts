@@ -11,6 +11,7 @@ import * as m0009 from './2026-11-25T02-00-00_list_tables_vacuum.ts';
 import * as m0010 from './2026-11-26T00-00-00_tenant_isolation.ts';
 import * as m0011 from './2026-11-26T01-00-00_bounds_and_retention.ts';
 import * as m0012 from './2026-11-26T02-00-00_states_viewports_flows_screenshots.ts';
+import * as m0013 from './2026-11-26T03-00-00_rendered_links.ts';
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T00-00-00_tenant_isolation': m0010,
   '2026-11-26T01-00-00_bounds_and_retention': m0011,
   '2026-11-26T02-00-00_states_viewports_flows_screenshots': m0012,
+  '2026-11-26T03-00-00_rendered_links': m0013,
 };
