@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCrawlDiscoveryActivities } from '../../src/activities/crawl-discovery/index.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createTargetPolicy } from '../../src/security/target-policy.ts';
+import { discoveryWorkflowId } from '../../src/shared/search-attributes.ts';
 import { SPA_ROUTES, startSpaFixture, type SpaMode, type SpaServer } from '../helpers/spa-fixture.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../helpers/test-env.ts';
 
@@ -15,7 +19,15 @@ describe('rendered discovery', () => {
   const servers: SpaServer[] = [];
 
   beforeAll(async () => {
-    env = await createTestEnv({ discoveryOptions: { fetchTimeoutMs: 3000 } });
+    // Discovery hands its slot back after 200 ms of waiting for rendered links (30 s in production),
+    // so these crawls go through the runs that resume where the last one stopped.
+    let activities: ReturnType<typeof createCrawlDiscoveryActivities> | undefined;
+    const discovery = () =>
+      (activities ??= createCrawlDiscoveryActivities({ db: env.db, policy: createTargetPolicy({ allowPrivate: true }), logger: createLogger('test', 'silent'), renderedYieldMs: 200 }));
+    env = await createTestEnv({
+      discoveryOptions: { fetchTimeoutMs: 3000 },
+      overrides: { discovery: { discoverPages: (input) => discovery().discoverPages(input) } },
+    });
   }, 120_000);
   afterAll(async () => {
     await env?.close();
@@ -38,7 +50,14 @@ describe('rendered discovery', () => {
     const crawl = await pollUntil(() => get(`/api/sites/${site.id}/crawls/${crawlId}`), (c) => ENDED.includes(c.status), { timeoutMs: 240_000, everyMs: 250 });
     const pages = (await get(`/api/sites/${site.id}/pages?limit=100`)).data as any[];
     const issues = (await get(`/api/sites/${site.id}/issues?limit=100`)).data as any[];
-    return { app, crawl, pages, issues };
+    // How often discovery ran: more than once when it handed its slot back while scans went on.
+    let discoveryRuns = 0;
+    let discoveryFailures = 0;
+    for (const e of (await env.temporal.workflow.getHandle(discoveryWorkflowId(crawlId)).fetchHistory()).events ?? []) {
+      if (e.activityTaskScheduledEventAttributes?.activityType?.name === 'discoverPages') discoveryRuns++;
+      if (e.activityTaskFailedEventAttributes || e.activityTaskTimedOutEventAttributes) discoveryFailures++;
+    }
+    return { app, crawl, pages, issues, discoveryRuns, discoveryFailures };
   }
 
   /** Each route is a page found rendered, with its own barrier and no other route's. */
@@ -65,6 +84,8 @@ describe('rendered discovery', () => {
     expect(r.crawl).toMatchObject({ status: 'completed', totalPages: 6, scannedPages: 6, failedPages: 0, brokenLinks: 1 });
     expect(r.pages.map((p) => p.path).sort()).toEqual(['/', ...SPA_ROUTES.map((x) => x.route)].sort());
     expectRoutes(r, (route) => route);
+    expect(r.discoveryRuns).toBeGreaterThan(1);
+    expect(r.discoveryFailures).toBe(0);
     // The unknown route was fetched and rendered (that is how its "not found" view was seen), then left out.
     expect(r.app.hits).toContain('/old-offers');
     expect(r.pages.some((p) => p.path === '/old-offers')).toBe(false);
