@@ -52,7 +52,7 @@ export type ScanUrlResult =
       passes: PassedRule[];
       blocked: BlockedRequest[];
       engines: EngineRun[];
-      /** With `collectLinks`: the rendered page's links (absolute, deduplicated, bounded); else empty. */
+      /** With `collectLinks`: the rendered page's links (absolute, deduplicated, bounded); absent without. */
       links?: string[];
       /** With `collectLinks`: the rendered view's facts, null when they could not be read. */
       view?: Omit<RenderedView, 'links'> | null;
