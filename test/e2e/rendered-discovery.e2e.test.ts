@@ -43,13 +43,21 @@ describe('rendered discovery', () => {
   async function crawlApp(mode: SpaMode, host: string) {
     const app = await startSpaFixture(mode, host);
     servers.push(app);
-    const site = await (await env.request('/api/sites', { method: 'POST', json: { url: `${app.origin}/` } })).json();
-    const res = await env.request(`/api/sites/${site.id}/crawl`, { method: 'POST' });
+    const siteId = await addSite(app.origin);
+    const res = await env.request(`/api/sites/${siteId}/crawl`, { method: 'POST' });
     expect(res.status).toBe(202);
     const { crawlId } = await res.json();
-    const crawl = await pollUntil(() => get(`/api/sites/${site.id}/crawls/${crawlId}`), (c) => ENDED.includes(c.status), { timeoutMs: 240_000, everyMs: 250 });
-    const pages = (await get(`/api/sites/${site.id}/pages?limit=100`)).data as any[];
-    const issues = (await get(`/api/sites/${site.id}/issues?limit=100`)).data as any[];
+    return { app, ...(await crawlResults(siteId, crawlId)) };
+  }
+
+  async function addSite(origin: string): Promise<string> {
+    return (await (await env.request('/api/sites', { method: 'POST', json: { url: `${origin}/` } })).json()).id;
+  }
+
+  async function crawlResults(siteId: string, crawlId: string) {
+    const crawl = await pollUntil(() => get(`/api/sites/${siteId}/crawls/${crawlId}`), (c) => ENDED.includes(c.status), { timeoutMs: 240_000, everyMs: 250 });
+    const pages = (await get(`/api/sites/${siteId}/pages?limit=100`)).data as any[];
+    const issues = (await get(`/api/sites/${siteId}/issues?limit=100`)).data as any[];
     // How often discovery ran: more than once when it handed its slot back while scans went on.
     let discoveryRuns = 0;
     let discoveryFailures = 0;
@@ -57,7 +65,7 @@ describe('rendered discovery', () => {
       if (e.activityTaskScheduledEventAttributes?.activityType?.name === 'discoverPages') discoveryRuns++;
       if (e.activityTaskFailedEventAttributes || e.activityTaskTimedOutEventAttributes) discoveryFailures++;
     }
-    return { app, crawl, pages, issues, discoveryRuns, discoveryFailures };
+    return { crawl, pages, issues, discoveryRuns, discoveryFailures };
   }
 
   /** Each route is a page found rendered, with its own barrier and no other route's. */
@@ -107,5 +115,24 @@ describe('rendered discovery', () => {
     expect(r.crawl).toMatchObject({ status: 'completed', totalPages: 1, scannedPages: 1, brokenLinks: 0 });
     expect(r.pages.map((p) => p.path)).toEqual(['/']);
     expect(r.issues.map((i) => `${i.axeRuleId} ${i.elementSelector}`)).toContain('image-alt #brochure-photo');
+  }, 300_000);
+
+  it('stops rendered discovery when the crawl is cancelled mid-way', async () => {
+    const app = await startSpaFixture('history', '127.0.0.24', { slowMs: 4000 });
+    servers.push(app);
+    const siteId = await addSite(app.origin);
+    const { crawlId } = await (await env.request(`/api/sites/${siteId}/crawl`, { method: 'POST' })).json();
+    // The home page is scanned; its routes are still on their way.
+    await pollUntil(() => get(`/api/sites/${siteId}/crawls/${crawlId}`), (c) => c.scannedPages >= 1, { timeoutMs: 120_000, everyMs: 100 });
+    expect((await env.request(`/api/sites/${siteId}/crawls/${crawlId}/cancel`, { method: 'POST' })).status).toBe(202);
+    const r = await crawlResults(siteId, crawlId);
+    expect(r.crawl.status).toBe('cancelled');
+    const discovery = await pollUntil(
+      () => env.temporal.workflow.getHandle(discoveryWorkflowId(crawlId)).describe(),
+      (d) => d.status.name !== 'RUNNING',
+      { timeoutMs: 60_000, everyMs: 250 },
+    );
+    // Cancelled, or completed if its activity saw the cancellation between two steps and returned.
+    expect(['CANCELLED', 'COMPLETED']).toContain(discovery.status.name);
   }, 300_000);
 });

@@ -75,7 +75,8 @@ export interface SpaServer {
   close(): Promise<void>;
 }
 
-export async function startSpaFixture(mode: SpaMode, host: string): Promise<SpaServer> {
+/** `slowMs`: every path but the home page answers after this long (a crawl still busy when a test acts on it). */
+export async function startSpaFixture(mode: SpaMode, host: string, opts: { slowMs?: number } = {}): Promise<SpaServer> {
   const hits: string[] = [];
   const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
@@ -85,7 +86,9 @@ export async function startSpaFixture(mode: SpaMode, host: string): Promise<SpaS
     if (path === '/app.js' && mode !== 'static') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(appScript(mode));
     if (path === '/shoe.gif') return void res.writeHead(200, { 'content-type': 'image/gif' }).end(GIF);
     if (path === '/sitemap.xml' || path === '/favicon.ico' || path === '/app.js') return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(mode === 'static' ? STATIC_PAGE : SHELL);
+    const answer = () => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(mode === 'static' ? STATIC_PAGE : SHELL);
+    if (opts.slowMs && path !== '/') setTimeout(answer, opts.slowMs).unref();
+    else answer();
   });
   server.on('connection', (s) => {
     sockets.add(s);
