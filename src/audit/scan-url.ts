@@ -8,6 +8,8 @@ import { DEFAULT_ENGINES, type ScanEngine } from './engines/index.ts';
 import { openTab, type Tab } from './session/page-session.ts';
 import type { FlowRunResult } from './session/flow-runner.ts';
 import { screenshotFindings, type FindingScreenshot, type ScreenshotHook } from './screenshots/capture.ts';
+import { collectRenderedView, splitView } from './links/collect-links.ts';
+import type { RenderedView } from './links/rendered-view.ts';
 
 export interface ScanUrlOptions {
   /** The slot's tab to load the page in (kept open for the next page unless it broke or hung). */
@@ -34,6 +36,8 @@ export interface ScanUrlOptions {
   flow?: { startUrl: string; run: (page: Page, signal?: AbortSignal) => Promise<FlowRunResult> };
   /** Pictures of (some of) the default state's findings, taken right after the engines ran; unset: none. */
   screenshots?: ScreenshotHook;
+  /** Read the rendered page's links and view (crawl pages: rendered discovery) after it settled, before the engines run. */
+  collectLinks?: boolean;
 }
 
 export const DEFAULT_SCAN_DEADLINE_MS = 120_000;
@@ -59,6 +63,10 @@ export type ScanUrlResult =
       engines: EngineRun[];
       /** The pictures taken (see `ScanUrlOptions.screenshots`), by rule and element. */
       screenshots?: FindingScreenshot[];
+      /** With `collectLinks`: the rendered page's links (absolute, deduplicated, bounded); absent without. */
+      links?: string[];
+      /** With `collectLinks`: the rendered view's facts, null when they could not be read. */
+      view?: Omit<RenderedView, 'links'> | null;
     }
   | { kind: 'page-error'; error: PageError; finalUrl: string | null; httpStatus: number | null };
 
@@ -110,6 +118,8 @@ async function runScan(url: string, opts: ScanUrlOptions, tab: Tab): Promise<Sca
     if (ran.kind === 'page-error') return ran;
     loaded = { ...loaded, ...ran.end, httpStatus: ran.end.httpStatus ?? loaded.httpStatus };
   }
+  // The DOM the engines are about to see, before any of them touches it.
+  const rendered = opts.collectLinks ? await collectRenderedView(loaded.page) : undefined;
   const runs: EngineRun[] = [];
   // Findings still standing, per engine run: a later engine may withdraw earlier ones it measured.
   const kept: FindingDraft[][] = [];
@@ -159,5 +169,6 @@ async function runScan(url: string, opts: ScanUrlOptions, tab: Tab): Promise<Sca
     blocked: [...loaded.blocked],
     engines: runs,
     ...(screenshots ? { screenshots } : {}),
+    ...(rendered !== undefined ? splitView(rendered) : {}),
   };
 }

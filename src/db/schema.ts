@@ -276,4 +276,16 @@ export interface DB {
   site_auth: SiteAuthTable;
   site_flows: SiteFlowsTable;
   finding_screenshots: FindingScreenshotsTable;
+  crawl_rendered_links: CrawlRenderedLinksTable;
+}
+
+/** Links a crawl's scanned pages showed once rendered, waiting for discovery or taken by it. */
+export interface CrawlRenderedLinksTable {
+  crawl_id: string;
+  url: string;
+  seq: Generated<number>;
+  depth: number;
+  found_on: string;
+  found_on_hash: string | null;
+  state: Generated<'queued' | 'admitted' | 'refused'>;
 }

@@ -18,6 +18,46 @@ export function normalizeUrl(href: string, base?: string | URL): string | undefi
   return u.href;
 }
 
+/**
+ * A fragment that names a route of a client-side router rather than a place in the document:
+ * `#/path` (hash routing) or `#!path` (hash-bang). `#/` and `#!` alone name the app's first route,
+ * which is the document itself.
+ */
+export function routeFragment(hash: string): string | undefined {
+  if (!/^#(\/|!)/.test(hash)) return undefined;
+  return /^#!?\/?$/.test(hash) ? undefined : hash;
+}
+
+/**
+ * Canonical form of a link found in a rendered page: as `normalizeUrl`, but a route fragment
+ * (`#/route`, `#!/route`) is kept, since an app that routes by fragment shows another view there.
+ * An ordinary in-page anchor (`#section`) is the same page and dropped.
+ */
+export function normalizeRenderedUrl(href: string, base?: string | URL): string | undefined {
+  const page = normalizeUrl(href, base);
+  if (!page) return undefined;
+  let hash: string;
+  try {
+    hash = (base ? new URL(href.trim(), base) : new URL(href.trim())).hash;
+  } catch {
+    return undefined;
+  }
+  const route = routeFragment(hash);
+  return route ? page + route : page;
+}
+
+/** The route fragment of a normalized URL, if it has one (`#/route`, `#!route`). */
+export function routeOf(url: string): string | undefined {
+  const i = url.indexOf('#');
+  return i < 0 ? undefined : routeFragment(url.slice(i));
+}
+
+/** `url` without its fragment: the document the server sends for it. */
+export function documentOf(url: string): string {
+  const i = url.indexOf('#');
+  return i < 0 ? url : url.slice(0, i);
+}
+
 export { siteHostname } from '../shared/urls.ts';
 
 function effectivePort(u: URL): string {
@@ -36,10 +76,21 @@ export function sameSite(a: string, b: string): boolean {
   return effectivePort(x) === effectivePort(y) && x.protocol === y.protocol;
 }
 
-/** Path plus query of a URL: what the page list shows. */
+/** Path plus query of a URL (and its route fragment, for an app that routes by fragment): what the page list shows. */
 export function pathOf(url: string): string {
   const u = new URL(url);
-  return u.pathname + u.search;
+  return u.pathname + u.search + (routeFragment(u.hash) ?? '');
+}
+
+/**
+ * Where a request for `requested` landed, as a page URL: a fetch never sends the fragment, and a
+ * browser keeps it across a redirect whose target has none, so a route fragment stays on.
+ */
+export function landedAt(finalUrl: string, requested: string): string | undefined {
+  const page = normalizeUrl(finalUrl);
+  const route = routeOf(requested);
+  if (!page || !route) return page;
+  return routeOf(finalUrl) ? normalizeRenderedUrl(finalUrl) : page + route;
 }
 
 const NON_HTML_EXTENSIONS = /\.(pdf|zip|gz|tgz|rar|7z|png|jpe?g|gif|webp|svg|ico|bmp|tiff?|mp3|mp4|m4a|webm|ogg|wav|avi|mov|docx?|xlsx?|pptx?|odt|ods|csv|json|xml|rss|atom|txt|css|js|mjs|woff2?|ttf|eot|exe|dmg|apk|iso)$/i;

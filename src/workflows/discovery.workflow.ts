@@ -10,7 +10,10 @@ export interface DiscoveryWorkflowInput {
   options: DiscoveryOptions;
 }
 
-/** Link and sitemap discovery of one crawl on `crawl-discovery`; it feeds the crawl through the database. */
+/**
+ * Link, sitemap and rendered-link discovery of one crawl on `crawl-discovery`; it feeds the crawl
+ * through the database.
+ */
 export async function DiscoveryWorkflow(input: DiscoveryWorkflowInput): Promise<void> {
   const discovery = proxyActivities<CrawlDiscoveryActivities>({
     taskQueue: input.queues.discovery,
@@ -22,7 +25,15 @@ export async function DiscoveryWorkflow(input: DiscoveryWorkflowInput): Promise<
   const db = persistenceActivities(input.queues);
   let error: { code: string; message: string } | undefined;
   try {
-    await discovery.discoverPages({ crawlId: input.crawlId, options: input.options });
+    // A run waiting for the links of pages still being scanned hands the queue's slot back now
+    // and then (`waiting`): it is run again at once, and resumes where it stopped.
+    let progress: { mark: string; at: number } | undefined;
+    for (;;) {
+      const run = await discovery.discoverPages({ crawlId: input.crawlId, options: input.options, ...(progress ? { progress } : {}) });
+      // (A worker of before rendered discovery returns no `waiting`.)
+      if (run?.waiting !== true) break;
+      progress = run.progress;
+    }
   } catch (err) {
     if (isCancellation(err)) throw err;
     // Pages found so far are still scanned; the crawl must not wait for ever, and it ends

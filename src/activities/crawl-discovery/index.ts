@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { addSkippedUrls, findCrawl, incrementBrokenLinks, setDiscoveryDone } from '../../db/repositories/crawl.repository.ts';
 import { countCrawlPages, registerPage } from '../../db/repositories/crawl-page.repository.ts';
-import { allFrontierUrls, countFetchedUrls, enqueueUrls, markUrlDone, nextQueuedUrls, type FrontierUrl } from '../../db/repositories/frontier.repository.ts';
+import { allFrontierUrls, countFetchedUrls, countFrontierUrls, enqueueUrls, markUrlDone, nextQueuedUrls, type FrontierUrl } from '../../db/repositories/frontier.repository.ts';
 import { findSite, setSiteBaseUrl } from '../../db/repositories/site.repository.ts';
 import type { Database } from '../../db/database.ts';
 import type { Logger } from '../../logger.ts';
@@ -15,13 +15,60 @@ import { loadSiteAuth } from '../site-auth-source.ts';
 import { DiscoveryAuth } from '../../discovery/discovery-auth.ts';
 import { extractLinks } from '../../discovery/extract-links.ts';
 import { fetchPage, type FetchOutcome } from '../../discovery/fetch-page.ts';
-import { readRobots, readSitemaps, type FetchBudget } from '../../discovery/sitemaps.ts';
-import { looksLikeAsset, normalizeUrl, pathOf, sameSite, sameSiteMove } from '../../discovery/urls.ts';
+import { readRobots, readSitemaps, type FetchBudget, type Robots } from '../../discovery/sitemaps.ts';
+import { landedAt, looksLikeAsset, normalizeUrl, pathOf, sameSite, sameSiteMove } from '../../discovery/urls.ts';
+import { admitRenderedLinks, crawlScansSettled, nextRenderedLinks } from '../../db/repositories/rendered-link.repository.ts';
 
 /** Fetches per page of `maxPages` discovery may make in all (robots.txt, sitemaps, pages, broken links). */
 export const FETCHES_PER_PAGE = 4;
 /** Moves of the home page (host <-> www.host, http -> https) followed before giving up. */
 const MAX_HOME_MOVES = 2;
+/** How often discovery, its HTTP frontier empty, looks for links the scans read in rendered pages. */
+export const RENDERED_POLL_MS = 750;
+/**
+ * Discovery stops waiting for rendered links when no page of the crawl moved for this long (a
+ * crawl workflow that was terminated leaves its pages waiting for ever); a page's scan, retries
+ * included, ends well within it.
+ */
+export const RENDERED_STALL_MS = 30 * 60_000;
+/**
+ * A run that has only waited for rendered links this long returns (`waiting`), handing the queue's
+ * slot back; the discovery workflow runs it again at once.
+ */
+export const RENDERED_YIELD_MS = 30_000;
+/** How long a handed-back run's set-up is kept for its next run in this worker. */
+const WALK_KEPT_MS = 10 * 60_000;
+
+/** The crawl's pages' counts when discovery last saw them move, and when (epoch ms). */
+export interface WaitProgress {
+  mark: string;
+  at: number;
+}
+
+/** What a discovery run set up before walking: kept while it waits with its slot handed back. */
+interface Walk {
+  siteUrl: string;
+  robots: Robots;
+  auth: DiscoveryAuth | undefined;
+  at: number;
+}
+
+/** Rendered links judged per round. */
+const RENDERED_BATCH = 500;
+
+/** Waits `ms`, or less if `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
 
 class CountingBudget implements FetchBudget {
   used: number;
@@ -46,6 +93,8 @@ export interface CrawlDiscoveryActivityDeps {
   pageLoadTimeoutMs?: number;
   /** Opens sites' authentication set-ups (SECRETS_KEY). */
   secretsKey?: SecretsKey;
+  /** How long a run waits for rendered links before handing its slot back (RENDERED_YIELD_MS; tests shorten it). */
+  renderedYieldMs?: number;
 }
 
 /** Bounds query-string traps: at most `max` distinct queries per path. */
@@ -94,6 +143,9 @@ class SkippedUrls {
 }
 
 export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps) {
+  /** Set-ups of runs that handed their slot back to wait for rendered links, by crawl (this worker's only). */
+  const walks = new Map<string, Walk>();
+
   /** One fetched URL into the database: a page (maybe failed), a broken link, or nothing. */
   async function record(
     crawlId: string,
@@ -105,7 +157,7 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
   ): Promise<{ added: boolean; links: string[] }> {
     switch (outcome.kind) {
       case 'html': {
-        const finalUrl = normalizeUrl(outcome.finalUrl)!;
+        const finalUrl = landedAt(outcome.finalUrl, item.url)!;
         // A redirect to a URL too long to be a page: skipped like a link to it.
         if (!skipped.admit(finalUrl)) return { added: false, links: [] };
         // A same-site redirect lands on its target, counted once under that URL.
@@ -130,7 +182,7 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
       }
       case 'unreachable': {
         // No answer in time, or 5xx after a retry: a page that failed, per the contract.
-        const url = normalizeUrl(outcome.finalUrl) ?? item.url;
+        const url = landedAt(outcome.finalUrl, item.url) ?? item.url;
         if (!skipped.admit(url)) return { added: false, links: [] };
         const reg = await registerPage(deps.db, {
           crawlId,
@@ -158,7 +210,7 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
      * written as they are found, so scanning starts at once. All state lives in the database: a
      * retried run resumes where the last one stopped.
      */
-    async discoverPages(input: { crawlId: string; options: DiscoveryOptions }): Promise<{ totalPages: number }> {
+    async discoverPages(input: { crawlId: string; options: DiscoveryOptions; progress?: WaitProgress }): Promise<{ totalPages: number; waiting?: boolean; progress?: WaitProgress }> {
       const ctx = Context.current();
       const o = input.options;
       const crawl = await findCrawl(deps.db, input.crawlId);
@@ -170,64 +222,142 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
       heartbeat();
       const budget = new CountingBudget(await countFetchedUrls(deps.db, crawl.id), crawl.maxPages * FETCHES_PER_PAGE + 10);
 
-      // The site's authentication set-up, read and opened here (never an activity input).
-      const authLoad = await loadSiteAuth(deps.db, deps.secretsKey, site);
-      if (authLoad.kind === 'unavailable') log.warn({ reason: authLoad.message }, "discovering without the site's authentication set-up");
-      const auth =
-        authLoad.kind === 'auth'
-          ? new DiscoveryAuth(authLoad.auth, { browser: deps.browser, policy: deps.policy, pageLoadTimeoutMs: deps.pageLoadTimeoutMs ?? 30_000, logger: log })
-          : undefined;
-      if (auth?.hasLogin) await auth.login(ctx.cancellationSignal, heartbeat);
+      // A run that handed its slot back while waiting for rendered links resumes with what it had set up.
+      const cached = walks.get(crawl.id);
+      walks.delete(crawl.id);
+      for (const [id, w] of walks) if (Date.now() - w.at > WALK_KEPT_MS) walks.delete(id);
+      let auth = cached?.auth;
+      let robots: Robots;
+      let siteUrl = cached?.siteUrl ?? site.baseUrl;
+      if (cached) robots = cached.robots;
+      else {
+        // The site's authentication set-up, read and opened here (never an activity input).
+        const authLoad = await loadSiteAuth(deps.db, deps.secretsKey, site);
+        if (authLoad.kind === 'unavailable') log.warn({ reason: authLoad.message }, "discovering without the site's authentication set-up");
+        auth =
+          authLoad.kind === 'auth'
+            ? new DiscoveryAuth(authLoad.auth, { browser: deps.browser, policy: deps.policy, pageLoadTimeoutMs: deps.pageLoadTimeoutMs ?? 30_000, logger: log })
+            : undefined;
+        if (auth?.hasLogin) await auth.login(ctx.cancellationSignal, heartbeat);
 
-      // robots.txt first: a home page it disallows is never fetched, not even to see where it lives.
-      budget.take();
-      let robots = await readRobots(site.baseUrl, deps.policy, o.fetchTimeoutMs, auth?.fetch);
-      let siteUrl = site.baseUrl;
-      if (robots.isAllowed(normalizeUrl(siteUrl)!)) {
-        // The site's home page as users type it may live on www. (or the reverse): follow that.
-        const home = await resolveHome(site.baseUrl);
-        if (home.kind === 'off-site') {
-          await setDiscoveryDone(deps.db, crawl.id, {
-            code: 'off_site_redirect',
-            message: `the site's address ${site.baseUrl} redirects to ${home.location}, which is another site: add that address as the site instead`,
+        // robots.txt first: a home page it disallows is never fetched, not even to see where it lives.
+        budget.take();
+        robots = await readRobots(site.baseUrl, deps.policy, o.fetchTimeoutMs, auth?.fetch);
+        // A run resuming elsewhere (another worker, or a retry) finds the home page and sitemaps already read.
+        const seeded = (await countFrontierUrls(deps.db, crawl.id)) > 0;
+        if (!seeded && robots.isAllowed(normalizeUrl(siteUrl)!)) {
+          // The site's home page as users type it may live on www. (or the reverse): follow that.
+          const home = await resolveHome(site.baseUrl);
+          if (home.kind === 'off-site') {
+            await setDiscoveryDone(deps.db, crawl.id, {
+              code: 'off_site_redirect',
+              message: `the site's address ${site.baseUrl} redirects to ${home.location}, which is another site: add that address as the site instead`,
+            });
+            log.warn({ location: home.location }, 'the home page redirects off the site');
+            return { totalPages: found };
+          }
+          if (home.url !== site.baseUrl) {
+            siteUrl = home.url;
+            await setSiteBaseUrl(deps.db, site.id, siteUrl);
+            log.info({ from: site.baseUrl, to: siteUrl }, 'the site lives at another address of the same host; crawling there');
+            budget.take();
+            robots = await readRobots(siteUrl, deps.policy, o.fetchTimeoutMs, auth?.fetch);
+          }
+        }
+        heartbeat();
+        if (!seeded) {
+          const home = normalizeUrl(siteUrl)!;
+          const seed: FrontierUrl[] = robots.isAllowed(home) ? [{ url: home, depth: 0, via: 'root' }] : [];
+          const sitemaps = await readSitemaps(siteUrl, robots.sitemaps, deps.policy, {
+            timeoutMs: o.fetchTimeoutMs,
+            maxUrls: crawl.maxPages * 2,
+            budget,
+            heartbeat,
+            auth: auth?.fetch,
           });
-          log.warn({ location: home.location }, 'the home page redirects off the site');
-          return { totalPages: found };
+          for (const p of sitemaps.problems) log.warn({ sitemap: p.url, code: p.code, reason: p.message }, 'sitemap skipped');
+          const sitemapSkips = new SkippedUrls(sitemaps.tooLong);
+          for (const url of sitemaps.urls) if (robots.isAllowed(url) && sitemapSkips.admit(url)) seed.push({ url, depth: 1, via: 'sitemap' });
+          await enqueueUrls(deps.db, crawl.id, seed);
+          await sitemapSkips.flush(deps.db, crawl.id);
         }
-        if (home.url !== site.baseUrl) {
-          siteUrl = home.url;
-          await setSiteBaseUrl(deps.db, site.id, siteUrl);
-          log.info({ from: site.baseUrl, to: siteUrl }, 'the site lives at another address of the same host; crawling there');
-          budget.take();
-          robots = await readRobots(siteUrl, deps.policy, o.fetchTimeoutMs, auth?.fetch);
-        }
+        heartbeat();
       }
-      heartbeat();
       const root = normalizeUrl(siteUrl)!;
-      const seed: FrontierUrl[] = robots.isAllowed(root) ? [{ url: root, depth: 0, via: 'root' }] : [];
-      const sitemaps = await readSitemaps(siteUrl, robots.sitemaps, deps.policy, {
-        timeoutMs: o.fetchTimeoutMs,
-        maxUrls: crawl.maxPages * 2,
-        budget,
-        heartbeat,
-        auth: auth?.fetch,
-      });
-      for (const p of sitemaps.problems) log.warn({ sitemap: p.url, code: p.code, reason: p.message }, 'sitemap skipped');
-      const skipped = new SkippedUrls(sitemaps.tooLong);
-      for (const url of sitemaps.urls) if (robots.isAllowed(url) && skipped.admit(url)) seed.push({ url, depth: 1, via: 'sitemap' });
-      await enqueueUrls(deps.db, crawl.id, seed);
-      await skipped.flush(deps.db, crawl.id);
-      heartbeat();
+      const skipped = new SkippedUrls();
 
       const queries = new QueryBudget(o.maxQueryVariants);
       const known = new Set(await allFrontierUrls(deps.db, crawl.id));
       for (const u of known) queries.admit(u);
 
+      /**
+       * Rendered discovery: once the HTTP frontier is empty, the links the scans read in rendered
+       * pages join it under the same rules as links in served HTML. Says whether any was judged.
+       */
+      const takeRenderedLinks = async (): Promise<boolean> => {
+        const candidates = await nextRenderedLinks(deps.db, crawl.id, RENDERED_BATCH);
+        if (candidates.length === 0) return false;
+        const admitted: FrontierUrl[] = [];
+        const refused: string[] = [];
+        for (const c of candidates) {
+          const ok =
+            !known.has(c.url) &&
+            sameSite(c.url, siteUrl) &&
+            !looksLikeAsset(c.url) &&
+            skipped.admit(c.url) &&
+            c.depth <= o.maxDepth &&
+            robots.isAllowed(c.url) &&
+            queries.admit(c.url);
+          known.add(c.url);
+          if (ok) admitted.push({ url: c.url, depth: c.depth, via: 'rendered' });
+          else refused.push(c.url);
+        }
+        await admitRenderedLinks(deps.db, crawl.id, admitted, refused);
+        await skipped.flush(deps.db, crawl.id);
+        return true;
+      };
+
+      // Carried from run to run by the workflow while discovery waits with its slot handed back.
+      let progress: WaitProgress = input.progress ?? { mark: '', at: Date.now() };
+      /** Since when this run has had nothing to do but wait for rendered links. */
+      let idleSince: number | undefined;
       let stoppedBy: { code: string; message: string } | undefined;
       while (found < crawl.maxPages) {
         if (ctx.cancellationSignal.aborted) break;
         const batch = await nextQueuedUrls(deps.db, crawl.id, o.concurrency);
-        if (batch.length === 0) break;
+        if (batch.length === 0) {
+          // Settled first: a scan queues its page's links before the page counts as scanned, so
+          // links read after every page was seen settled are all the links there will be.
+          const settled = await crawlScansSettled(deps.db, crawl.id);
+          if (await takeRenderedLinks()) {
+            idleSince = undefined;
+            continue;
+          }
+          if (settled) break;
+          // Waiting holds the queue's one slot: hand it back now and then, so that other crawls'
+          // discovery gets its turn; the workflow runs this activity again at once.
+          idleSince ??= Date.now();
+          if (Date.now() - idleSince > (deps.renderedYieldMs ?? RENDERED_YIELD_MS)) {
+            walks.set(crawl.id, { siteUrl, robots, auth, at: Date.now() });
+            log.info({ totalPages: found }, 'discovery waits for the links of pages still being scanned; handing its slot back for a while');
+            return { totalPages: found, waiting: true, progress };
+          }
+          // A crawl that ended (failed, cancelled, finalized) scans nothing more: nothing to wait for.
+          const now = await findCrawl(deps.db, crawl.id);
+          if (now?.status !== 'running') break;
+          const mark = `${now.totalPages}/${now.scannedPages}/${now.failedPages}`;
+          if (mark !== progress.mark) progress = { mark, at: Date.now() };
+          else if (Date.now() - progress.at > RENDERED_STALL_MS) {
+            log.warn({ waitedMs: Date.now() - progress.at }, 'no page of the crawl moved while discovery waited for rendered links; it stops waiting');
+            break;
+          }
+          await pause(RENDERED_POLL_MS, ctx.cancellationSignal);
+          heartbeat();
+          // A page a scan took back out (a "not found" view) frees its place under maxPages.
+          found = await countCrawlPages(deps.db, crawl.id);
+          continue;
+        }
+        idleSince = undefined;
         if (budget.used + batch.length > budget.max) {
           stoppedBy = {
             code: 'fetch_budget_spent',

@@ -24,6 +24,7 @@ import { flowNameOf } from '../../shared/site-flows.ts';
 import type { SiteAuthLoad } from '../../audit/session/site-login.ts';
 import { TabCrashedError, type TabPool } from '../../audit/session/tab-pool.ts';
 import { screenshotHook, screenshotsToStore, type ScreenshotSettings } from './screenshots.ts';
+import { handOverRenderedLinks } from './rendered-links.ts';
 
 export interface PageScanActivityDeps {
   db: Database;
@@ -77,7 +78,7 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
   async function scanAndStore(
     scanId: string,
     url: string,
-    tabOwner: { owner: string; keep: boolean; auth?: () => Promise<SiteAuthLoad>; viewports?: readonly ViewportName[]; crawlId?: string },
+    tabOwner: { owner: string; keep: boolean; auth?: () => Promise<SiteAuthLoad>; viewports?: readonly ViewportName[]; crawlId?: string; collectLinks?: boolean },
     onStage?: (s: ScanStage) => Promise<void>,
     flow?: ScanUrlOptions['flow'],
   ): Promise<ScanUrlResult> {
@@ -102,8 +103,9 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
               signal: ctx.cancellationSignal,
               engines: enginesForViewport(deps.scanEngines ?? DEFAULT_ENGINES, viewport, viewports),
               flow,
-              // Pictures at the first viewport only: they are paired with findings by rule and element.
+              // Pictures and links at the first viewport only (pictures pair with findings by rule and element).
               screenshots: viewport === viewports[0] ? screenshotHook(deps.db, deps.screenshots, tabOwner.crawlId ?? null) : undefined,
+              collectLinks: viewport === viewports[0] && tabOwner.collectLinks,
               onStage: async (s) => {
                 stage = tagged ? `${s} at ${viewportKey(viewport)}` : s;
                 ctx.heartbeat({ stage });
@@ -234,7 +236,17 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
       const result: ScanUrlResult =
         flow?.kind === 'error'
           ? { kind: 'page-error', error: flow.error, finalUrl: null, httpStatus: null }
-          : await scanAndStore(row.id, page.url, { owner: `crawl:${input.crawlId}`, keep: true, auth, viewports, crawlId: input.crawlId }, undefined, flow?.scan);
+          : await scanAndStore(
+              row.id,
+              page.url,
+              // A flow's end state hands over no links: what it shows may hold the values it typed.
+              { owner: `crawl:${input.crawlId}`, keep: true, auth, viewports, crawlId: input.crawlId, collectLinks: !flow },
+              undefined,
+              flow?.scan,
+            );
+      // Rendered discovery: the page's links go to discovery, or the page itself goes (see rendered-links.ts).
+      const notAPage = await handOverRenderedLinks(deps, { crawlId: input.crawlId, pageId: page.id, url: page.url, result });
+      if (notAPage) return { kind: 'page-error', error: notAPage };
       await recordCrawlPageScan(deps.db, { crawlId: input.crawlId, pageId: page.id, scanId: row.id, error: result.kind === 'scanned' ? null : result.error });
       if (result.kind === 'page-error') return { kind: 'page-error', error: result.error };
       return { kind: 'scanned', findings: result.findings.length, pageTitle: result.pageTitle };

@@ -12,6 +12,7 @@ import * as m0010 from './2026-11-26T00-00-00_tenant_isolation.ts';
 import * as m0011 from './2026-11-26T01-00-00_bounds_and_retention.ts';
 import * as m0012 from './2026-11-26T02-00-00_states_viewports_flows_screenshots.ts';
 import * as m0013 from './2026-11-26T03-00-00_findings_per_state_and_viewport.ts';
+import * as m0014 from './2026-11-26T03-00-00_rendered_links.ts';
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T01-00-00_bounds_and_retention': m0011,
   '2026-11-26T02-00-00_states_viewports_flows_screenshots': m0012,
   '2026-11-26T03-00-00_findings_per_state_and_viewport': m0013,
+  '2026-11-26T03-00-00_rendered_links': m0014,
 };

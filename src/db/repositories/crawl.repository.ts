@@ -190,6 +190,7 @@ export async function purgeOldCrawlResults(db: Kysely<DB>, siteId: string, keep:
       await trx.deleteFrom('page_scans').where('kind', '=', 'crawl').where('crawl_id', '=', id).execute();
       await trx.deleteFrom('crawl_pages').where('crawl_id', '=', id).execute();
       await trx.deleteFrom('crawl_urls').where('crawl_id', '=', id).execute();
+      await trx.deleteFrom('crawl_rendered_links').where('crawl_id', '=', id).execute();
       await trx.updateTable('crawls').set({ results_deleted_at: sql<Date>`now()` }).where('id', '=', id).execute();
     });
   }

@@ -16,6 +16,12 @@ export async function countFetchedUrls(db: Db, crawlId: string): Promise<number>
   return Number(r.n);
 }
 
+/** URLs the crawl's frontier holds at all: none until discovery seeded it with the home page and sitemaps. */
+export async function countFrontierUrls(db: Db, crawlId: string): Promise<number> {
+  const r = await db.selectFrom('crawl_urls').select((eb) => eb.fn.countAll<string>().as('n')).where('crawl_id', '=', crawlId).executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
 export interface FrontierUrl {
   url: string;
   depth: number;

@@ -1,0 +1,50 @@
+import { addRenderedLinks, crawlPageDepth, dropRenderedPage, renderedLinkOrigin } from '../../db/repositories/rendered-link.repository.ts';
+import type { Database } from '../../db/database.ts';
+import type { Logger } from '../../logger.ts';
+import type { PageError } from '../../shared/contracts.ts';
+import { urlWithinLimit } from '../../shared/limits.ts';
+import { isNotFoundView } from '../../audit/links/rendered-view.ts';
+import type { ScanUrlResult } from '../../audit/scan-url.ts';
+import { documentOf, looksLikeAsset, normalizeRenderedUrl, routeOf, sameSite } from '../../discovery/urls.ts';
+
+/** A crawl page's scan showed it is no page of its own: why, as the scan's page error. */
+export type NotAPage = PageError;
+
+/**
+ * Rendered discovery's part of a crawl page's scan, before the page is recorded as scanned (so its
+ * links are queued before discovery can see the page done). A page that discovery found through a
+ * rendered link may turn out to be none: the app's own "not found" view (a broken link, as an
+ * HTTP 404 is) or, for a fragment route, the same view as the page that linked to it (an app that
+ * ignores the fragment). Such a page is taken back out of the crawl and its error returned. Any
+ * other page hands its rendered links to discovery, at its depth + 1.
+ */
+export async function handOverRenderedLinks(
+  deps: { db: Database; logger: Logger },
+  v: { crawlId: string; pageId: string; url: string; result: ScanUrlResult },
+): Promise<NotAPage | undefined> {
+  const { result } = v;
+  if (result.kind !== 'scanned' || !result.view) return undefined;
+  const view = result.view;
+  const origin = await renderedLinkOrigin(deps.db, v.crawlId, v.url);
+  if (origin) {
+    const notFound = isNotFoundView(view);
+    const sameView = !notFound && routeOf(v.url) !== undefined && documentOf(origin.foundOn) === documentOf(v.url) && origin.foundOnHash === view.textHash;
+    if (notFound || sameView) {
+      await dropRenderedPage(deps.db, { crawlId: v.crawlId, pageId: v.pageId, url: v.url, brokenLink: notFound, outcome: notFound ? 'not_found_view' : 'same_view' });
+      deps.logger.info({ crawlId: v.crawlId, url: v.url, reason: notFound ? 'not_found_view' : 'same_view', foundOn: origin.foundOn }, 'a rendered link led to no page of its own; taken out of the crawl');
+      return notFound
+        ? { code: 'http_error', message: `the app showed its "not found" view (${view.heading || view.title}): a broken link, not a page` }
+        : { code: 'http_error', message: `the route shows the same view as ${origin.foundOn}, which links to it: not a page of its own` };
+    }
+  }
+  const depth = await crawlPageDepth(deps.db, v.crawlId, v.pageId);
+  if (depth === undefined) return undefined;
+  const own = normalizeRenderedUrl(v.url);
+  const urls = new Set<string>();
+  for (const link of result.links ?? []) {
+    const u = normalizeRenderedUrl(link);
+    if (u && u !== own && urlWithinLimit(u) && sameSite(u, v.url) && !looksLikeAsset(u)) urls.add(u);
+  }
+  await addRenderedLinks(deps.db, { crawlId: v.crawlId, urls: [...urls], depth: depth + 1, foundOn: v.url, foundOnHash: view.textHash || null });
+  return undefined;
+}
