@@ -6,6 +6,7 @@ import type { FindingDraft, PassedRule } from '../shared/findings.ts';
 import type { BlockedRequest } from './session/egress-proxy.ts';
 import { DEFAULT_ENGINES, type ScanEngine } from './engines/index.ts';
 import { openTab, type Tab } from './session/page-session.ts';
+import { exploreStates, type StateExplorationOptions } from './states/explore.ts';
 
 export interface ScanUrlOptions {
   /** The slot's tab to load the page in (kept open for the next page unless it broke or hung). */
@@ -25,6 +26,8 @@ export interface ScanUrlOptions {
    * it is doing (a script that never yields included), and the page ends in a `timeout` error.
    */
   deadlineMs?: number;
+  /** The states a click opens (menus, details, tabs, dialogs), checked after the default state; unset or 0: none. */
+  states?: StateExplorationOptions;
 }
 
 export const DEFAULT_SCAN_DEADLINE_MS = 120_000;
@@ -61,6 +64,7 @@ export async function scanUrl(url: string, opts: ScanUrlOptions): Promise<ScanUr
   const deadlineMs = opts.deadlineMs ?? DEFAULT_SCAN_DEADLINE_MS;
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), deadlineMs);
+  const deadlineAt = performance.now() + deadlineMs;
   const signal = opts.signal ? AbortSignal.any([opts.signal, deadline.signal]) : deadline.signal;
   // Settles when the deadline passes, even if closing the tab does not end a pending call.
   const expired = new Promise<'expired'>((resolve) => deadline.signal.addEventListener('abort', () => resolve('expired'), { once: true }));
@@ -70,7 +74,7 @@ export async function scanUrl(url: string, opts: ScanUrlOptions): Promise<ScanUr
   const onAbort = () => void tab.close();
   signal.addEventListener('abort', onAbort, { once: true });
   try {
-    const outcome = await Promise.race([runScan(url, { ...opts, signal }, tab), expired]).catch((err: unknown) => {
+    const outcome = await Promise.race([runScan(url, { ...opts, signal, deadlineAt }, tab), expired]).catch((err: unknown) => {
       if (deadline.signal.aborted && !opts.signal?.aborted && !tab.crashed) return 'expired' as const;
       throw err;
     });
@@ -90,7 +94,7 @@ export async function scanUrl(url: string, opts: ScanUrlOptions): Promise<ScanUr
   }
 }
 
-async function runScan(url: string, opts: ScanUrlOptions, tab: Tab): Promise<ScanUrlResult> {
+async function runScan(url: string, opts: ScanUrlOptions & { deadlineAt?: number }, tab: Tab): Promise<ScanUrlResult> {
   const engines = opts.engines ?? DEFAULT_ENGINES;
   const loaded = await tab.load(url, { signal: opts.signal, onLoading: () => opts.onStage?.('Loading') });
   if (loaded.kind === 'page-error') return loaded;
@@ -131,6 +135,13 @@ async function runScan(url: string, opts: ScanUrlOptions, tab: Tab): Promise<Sca
   // Confirmed first, so that a confirmed finding wins over another engine's needs-review one.
   const all = current();
   const findings = mergeFindings([...all.filter((f) => f.type === 'confirmed'), ...all.filter((f) => f.type !== 'confirmed')]);
+  // Then the states a click opens: only what each reveals is checked, and the page is put back.
+  if (opts.states && opts.states.maxStates > 0 && opts.states.budgetMs > 0) {
+    const reload = async () => ((r) => (r.kind === 'loaded' ? r.page : null))(await tab.load(url, { signal: opts.signal }));
+    const s = await exploreStates({ page: loaded.page, signal: opts.signal, known: all, deadlineAt: opts.deadlineAt, reload }, opts.states);
+    runs.push({ engine: 'states', ms: s.ms, findings: s.findings, ...(s.error ? { error: s.error } : {}) });
+    findings.push(...s.findings);
+  }
   return {
     kind: 'scanned',
     pageTitle: loaded.pageTitle,
