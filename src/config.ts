@@ -36,6 +36,10 @@ export const configSchema = z.object({
   PAGE_LOAD_TIMEOUT_MS: intIn(1000, 120_000, 30_000),
   /** The whole scan of one page; under the page-scan activity's 4-minute limit. */
   SCAN_DEADLINE_MS: intIn(10_000, 200_000, 120_000),
+  /** Interaction states (menus, details, tabs, dialogs) opened and checked per page; 0 = none. */
+  SCAN_STATES_MAX: intIn(0, 50, 6),
+  /** Time per page for its interaction states; 0 = none. */
+  SCAN_STATES_BUDGET_MS: intIn(0, 60_000, 5000),
   CHROMIUM_PATH: z.string().min(1).optional(),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
@@ -119,6 +123,8 @@ export interface Config {
   readonly aiEnrichmentConcurrency: number;
   readonly pageLoadTimeoutMs: number;
   readonly scanDeadlineMs: number;
+  /** Interaction states per page (SCAN_STATES_MAX, SCAN_STATES_BUDGET_MS); `maxStates` 0 when either is 0. */
+  readonly scanStates: { readonly maxStates: number; readonly budgetMs: number };
   readonly chromiumPath: string | undefined;
   /** Set when OPENAI_API_KEY or OPENAI_BASE_URL is: enrichment then asks that model; unset, the offline enricher writes the texts. */
   readonly openai: { readonly apiKey: string; readonly baseUrl: string | undefined; readonly model: string; readonly timeoutMs: number } | undefined;
@@ -188,6 +194,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     aiEnrichmentConcurrency: c.AI_ENRICHMENT_CONCURRENCY,
     pageLoadTimeoutMs: c.PAGE_LOAD_TIMEOUT_MS,
     scanDeadlineMs: Math.max(c.SCAN_DEADLINE_MS, c.PAGE_LOAD_TIMEOUT_MS + 20_000),
+    scanStates: Object.freeze({ maxStates: c.SCAN_STATES_BUDGET_MS > 0 ? c.SCAN_STATES_MAX : 0, budgetMs: c.SCAN_STATES_BUDGET_MS }),
     chromiumPath: c.CHROMIUM_PATH,
     // A local OpenAI-compatible server (vLLM, Ollama, a test double) may need no key: its URL alone enables it.
     openai:

@@ -66,6 +66,7 @@ const workers = await createWorkers({
   aiEnrichmentConcurrency: config.aiEnrichmentConcurrency,
   pageLoadTimeoutMs: config.pageLoadTimeoutMs,
   scanDeadlineMs: config.scanDeadlineMs,
+  scanStates: config.scanStates,
   crawlsKeptPerSite: config.crawlsKeptPerSite,
   secretsKey: config.secretsKey,
   enricher: createEnricher(config.openai, db, logger),

@@ -128,6 +128,7 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
       aiEnrichmentConcurrency: config.aiEnrichmentConcurrency,
       pageLoadTimeoutMs: config.pageLoadTimeoutMs,
       scanDeadlineMs: config.scanDeadlineMs,
+      scanStates: config.scanStates,
       crawlsKeptPerSite: config.crawlsKeptPerSite,
       secretsKey: config.secretsKey,
       enricher: createEnricher(config.openai, database.db, logger),

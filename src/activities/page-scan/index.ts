@@ -16,6 +16,7 @@ import type { BrowserProvider } from '../../audit/session/browser-provider.ts';
 import { isBrowserGone } from '../../audit/session/classify-navigation-error.ts';
 import type { ScanEngine } from '../../audit/engines/index.ts';
 import { scanUrl, type ScanUrlResult } from '../../audit/scan-url.ts';
+import type { StateExplorationOptions } from '../../audit/states/explore.ts';
 import { loadCrawlAuth } from '../site-auth-source.ts';
 import type { SiteAuthLoad } from '../../audit/session/site-login.ts';
 import { TabCrashedError, type TabPool } from '../../audit/session/tab-pool.ts';
@@ -32,6 +33,8 @@ export interface PageScanActivityDeps {
   logger: Logger;
   /** The engines each page runs; the production set unless a test picks others. */
   scanEngines?: readonly ScanEngine[];
+  /** Interaction states each page opens after its default state (SCAN_STATES_*); unset: none. */
+  scanStates?: StateExplorationOptions;
   /** Opens sites' authentication set-ups (SECRETS_KEY); without it a site that has one fails its pages with `auth_required`. */
   secretsKey?: SecretsKey;
 }
@@ -74,6 +77,7 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
               deadlineMs: deps.scanDeadlineMs,
               signal: ctx.cancellationSignal,
               engines: deps.scanEngines,
+              states: deps.scanStates,
               onStage: async (s) => {
                 stage = s;
                 ctx.heartbeat({ stage });
