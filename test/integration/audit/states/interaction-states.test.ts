@@ -76,6 +76,17 @@ describe('interaction states', () => {
     expect(on(r, 'image-alt', 'logo.png')[0]?.state?.target).toBe('#menu-button');
   }, 120_000);
 
+  it('opens a dialog that a command button shows, and closes it again', async () => {
+    const path = '/command.html';
+    const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Command</title></head><body><main><h1>Command</h1>
+      <button type="button" id="show" commandfor="terms" command="show-modal">Terms</button>
+      <dialog id="terms" aria-label="Terms"><p><img src="/terms.png" width="9" height="9"></p><button type="button" commandfor="terms" command="close">Close</button></dialog>
+      </main></body></html>`;
+    const r = await scanner.scan(page, { engines: axeOnly, states: generous, path });
+    expect(on(r, 'image-alt', 'terms.png').map((f) => f.state)).toEqual([{ action: 'click', target: '#show', label: 'Terms' }]);
+    expect(scanner.server.hits.filter((h) => h === path)).toHaveLength(1);
+  }, 120_000);
+
   it('opens no more states than its count allows', async () => {
     const r = await scanner.scan(manyDisclosuresPage(20), { engines: axeOnly, states: { maxStates: 3, budgetMs: 60_000 } });
     const revealed = r.findings.filter((f) => f.ruleId === 'image-alt');
