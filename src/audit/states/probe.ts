@@ -124,7 +124,9 @@ export function createProbe(maxElements: number): Probe {
             const t = a.effect?.getComputedTiming();
             return !!t && t.iterations !== Infinity && Number.isFinite(Number(t.endTime));
           });
-          if (!moving && performance.now() - last >= quietMs) return;
+          // Content a click fetches (a menu filled from the server) is waited for too, within the bound.
+          const busy = (window as unknown as { __a11yBusy?: () => boolean }).__a11yBusy;
+          if (!moving && performance.now() - last >= quietMs && !(typeof busy === 'function' && busy())) return;
           await sleep(25);
         }
       } finally {

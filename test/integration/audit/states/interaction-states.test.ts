@@ -87,6 +87,20 @@ describe('interaction states', () => {
     expect(scanner.server.hits.filter((h) => h === path)).toHaveLength(1);
   }, 120_000);
 
+  it('waits for what a click fetches before checking it', async () => {
+    scanner.server.route('/menu-items', (_req, res) => {
+      setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<li><a href="/a"><img src="/fetched.png" width="9" height="9"></a></li>'), 400);
+    });
+    const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fetch</title></head><body><main><h1>Fetch</h1>
+      <button type="button" id="more" aria-expanded="false" aria-controls="list">More</button><ul id="list"></ul>
+      <script>document.getElementById('more').addEventListener('click', async (e) => {
+        e.currentTarget.setAttribute('aria-expanded', 'true');
+        document.getElementById('list').innerHTML = await (await fetch('/menu-items')).text();
+      });</script></main></body></html>`;
+    const r = await scanner.scan(page, { engines: axeOnly, states: generous });
+    expect(on(r, 'image-alt', 'fetched.png').map((f) => f.state?.target)).toEqual(['#more']);
+  }, 120_000);
+
   it('opens no more states than its count allows', async () => {
     const r = await scanner.scan(manyDisclosuresPage(20), { engines: axeOnly, states: { maxStates: 3, budgetMs: 60_000 } });
     const revealed = r.findings.filter((f) => f.ruleId === 'image-alt');
