@@ -137,7 +137,10 @@ async function runScan(url: string, opts: ScanUrlOptions & { deadlineAt?: number
   const findings = mergeFindings([...all.filter((f) => f.type === 'confirmed'), ...all.filter((f) => f.type !== 'confirmed')]);
   // Then the states a click opens: only what each reveals is checked, and the page is put back.
   if (opts.states && opts.states.maxStates > 0 && opts.states.budgetMs > 0) {
-    const reload = async () => ((r) => (r.kind === 'loaded' ? r.page : null))(await tab.load(url, { signal: opts.signal }));
+    const reload = async () => {
+      const again = await tab.load(url, { signal: opts.signal });
+      return again.kind === 'loaded' ? again.page : null;
+    };
     const s = await exploreStates({ page: loaded.page, signal: opts.signal, known: all, deadlineAt: opts.deadlineAt, reload }, opts.states);
     runs.push({ engine: 'states', ms: s.ms, findings: s.findings, ...(s.error ? { error: s.error } : {}) });
     findings.push(...s.findings);
