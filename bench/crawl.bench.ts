@@ -99,12 +99,17 @@ const direct = await pipeline('loopback, states off', { ALLOW_PRIVATE_TARGETS: '
 const withStates = await pipeline(`loopback, states on (${defaultStates.maxStates} in ${defaultStates.budgetMs} ms)`, { ALLOW_PRIVATE_TARGETS: 'true' });
 // The service scan (see below) with states off and on, on the same pages.
 const policy = createTargetPolicy({ allowPrivate: true });
+/** Per page, the milliseconds its states took and its whole scan took (service scans with states on). */
+const stateTimes: Array<{ states: number; page: number }> = [];
 const serviceScan = (engines: readonly ScanEngine[], states = { maxStates: 0, budgetMs: 0 }) => async (browser: Browser) => {
   const tab = await openTab({ browser, policy, pageLoadTimeoutMs: 30_000 });
   return {
     async scan(url: string) {
+      const t0 = performance.now();
       const r = await scanUrl(url, { tab, policy, pageLoadTimeoutMs: 30_000, engines, states });
       if (r.kind !== 'scanned') throw new Error(r.error.code);
+      const run = r.engines.find((e) => e.engine === 'states');
+      if (run) stateTimes.push({ states: run.ms, page: performance.now() - t0 });
     },
     close: () => tab.close(),
   };
@@ -113,7 +118,10 @@ const scanAll = await rawLoop('service scan, every engine, states off, no Tempor
 const scanStates = await rawLoop('service scan, every engine, states on, no Temporal or database', direct.urls, serviceScan(DEFAULT_ENGINES, defaultStates));
 const statesLine = () =>
   `states off/on: pipeline ${direct.rate.toFixed(1)} -> ${withStates.rate.toFixed(1)} pages/min (${pct(withStates.rate, direct.rate)}), ` +
-  `service scan ${scanAll.toFixed(1)} -> ${scanStates.toFixed(1)} pages/min (${pct(scanStates, scanAll)}); ${direct.urls.length} pages, ${concurrency} slots`;
+  `service scan ${scanAll.toFixed(1)} -> ${scanStates.toFixed(1)} pages/min (${pct(scanStates, scanAll)}); ${direct.urls.length} pages, ${concurrency} slots; ` +
+  // The share of each page's own time, which other load on the machine moves far less than the rates.
+  `the states took ${share()} of the service scan's page time (median ${median(stateTimes.map((t) => t.states))} ms a page)`;
+const share = () => `${((stateTimes.reduce((a, t) => a + t.states, 0) / stateTimes.reduce((a, t) => a + t.page, 0)) * 100).toFixed(1)}%`;
 if (statesOnly) {
   await closeCorpus();
   console.log(statesLine());
@@ -167,4 +175,9 @@ console.log(
 function pct(now: number, before: number): string {
   const d = ((now - before) / before) * 100;
   return `${d >= 0 ? '+' : ''}${d.toFixed(1)}%`;
+}
+
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return Math.round(sorted[Math.floor(sorted.length / 2)] ?? 0);
 }
