@@ -101,17 +101,23 @@ function findTriggersInPage({ probe, limits }: { probe: Probe; limits: FindTrigg
   const found: Array<{ el: Element; kind: TriggerKind; selectedTab: Element | null }> = [];
   const controlled = new Set<string>();
   let examined = 0;
-  for (const el of probe.all()) {
-    if (found.length >= limits.maxTriggers || examined >= limits.maxExamined) break;
-    if (!el.matches(MATCH)) continue;
-    examined++;
-    const c = classify(el);
-    if (!c || !usable(el)) continue;
-    if (c.controls) {
-      if (controlled.has(c.controls)) continue;
-      controlled.add(c.controls);
+  // The document's candidates, then each open shadow root's: the browser's selector matching, not
+  // a test per element (most pages have none, and pay for little more than the walk).
+  const roots: Array<Document | ShadowRoot> = [document, ...probe.all().flatMap((el) => (el.shadowRoot ? [el.shadowRoot] : []))];
+  scan: for (const root of roots) {
+    const candidates = root.querySelectorAll(MATCH);
+    for (let i = 0; i < candidates.length; i++) {
+      if (found.length >= limits.maxTriggers || examined >= limits.maxExamined) break scan;
+      examined++;
+      const el = candidates[i]!;
+      const c = classify(el);
+      if (!c || !usable(el)) continue;
+      if (c.controls) {
+        if (controlled.has(c.controls)) continue;
+        controlled.add(c.controls);
+      }
+      found.push({ el, kind: c.kind, selectedTab: c.selectedTab });
     }
-    found.push({ el, kind: c.kind, selectedTab: c.selectedTab });
   }
   probe.triggers = found;
   if (found.length === 0) return [];
