@@ -57,6 +57,8 @@ const MAX_CHANGED_SUBTREE = 200;
 const STEP_MS = 10_000;
 /** Left before the scan's deadline: room to load the page again when a state could not be closed. */
 const DEADLINE_RESERVE_MS = 10_000;
+/** Exploring is cut off this long before the scan's deadline, whatever it is waiting for. */
+const HARD_STOP_MS = 2000;
 
 class StateStepTimeout extends Error {}
 
@@ -94,10 +96,10 @@ export async function exploreStates(ctx: ExploreContext, opts: StateExplorationO
     return interleaveByKind(found).filter((t) => !done.has(triggerKey(t)));
   };
 
-  try {
+  const explore = async () => {
     let pending = await discover();
     result.triggers = pending.length;
-    while (pending.length > 0 && result.opened < opts.maxStates) {
+    while (pending.length > 0 && result.opened < opts.maxStates && !stopped) {
       ctx.signal?.throwIfAborted();
       if (performance.now() >= endAt) {
         result.error = `time budget spent after ${result.opened} of ${Math.min(result.triggers, opts.maxStates)} states`;
@@ -108,6 +110,7 @@ export async function exploreStates(ctx: ExploreContext, opts: StateExplorationO
       result.opened++;
       dirty = true;
       const out = await openState(page, probe!, trigger, endAt);
+      if (stopped) break;
       const state: InteractionState = { action: 'click', target: boundedSelector(trigger.selector), label: trigger.label };
       const fresh = out.findings.filter((f) => !seen.has(findingKey(f)));
       for (const f of fresh) seen.add(findingKey(f));
@@ -132,19 +135,37 @@ export async function exploreStates(ctx: ExploreContext, opts: StateExplorationO
       dirty = false;
       pending = performance.now() < endAt ? await discover() : [];
     }
+  };
+
+  // Whatever a step waits for, exploring ends before the scan's deadline, so that the page's
+  // default-state results are kept rather than lost to the deadline.
+  let stopped = false;
+  let stopTimer: ReturnType<typeof setTimeout> | undefined;
+  const hardStop = new Promise<never>((_, reject) => {
+    const left = deadlineAt - HARD_STOP_MS - performance.now();
+    if (Number.isFinite(left)) stopTimer = setTimeout(() => reject(new StateStepTimeout("the scan's deadline is near")), Math.max(0, left));
+  });
+  hardStop.catch(() => {});
+  try {
+    if (performance.now() >= endAt) result.error = "no time left before the scan's deadline";
+    else await Promise.race([explore(), hardStop]);
   } catch (err) {
+    stopped = true;
     ctx.signal?.throwIfAborted();
     result.error = `exploring states stopped: ${String((err as Error)?.message ?? err).split('\n')[0]!.slice(0, 200)}`;
     // A page that stopped answering is left to the scan's deadline; one that answers is put back.
     if (dirty && !(err instanceof StateStepTimeout) && canReload()) {
       result.reloads++;
-      await ctx.reload().catch(() => null);
+      await Promise.race([ctx.reload().catch(() => null), hardStop.catch(() => null)]);
     }
   } finally {
+    stopped = true;
+    clearTimeout(stopTimer);
     await probe?.dispose().catch(() => {});
   }
   result.ms = Math.round(performance.now() - t0);
-  return result;
+  // A copy: a step still under way when the hard stop came must not change what was returned.
+  return { ...result, findings: [...result.findings] };
 }
 
 /** Opens one state, checks what it revealed and closes it again; says whether the page is back. */
