@@ -6,9 +6,13 @@
 // page to page with axe run inside the page. Then the service's own page scan on the same pages
 // without Temporal, database or enrichment (one tab per slot, as the worker has), once with every
 // engine and once with axe alone, to split the gap between the pipeline and the raw loop into the
-// orchestration around a scan, the scan's own work on axe, and the nine other engines. Prints
-// pages per minute for each and the pipeline's ratio to the faster raw loop. Asserts nothing.
-//   node bench/crawl.bench.ts [maxPages=1000]
+// orchestration around a scan, the scan's own work on axe, and the nine other engines. The
+// pipeline (loopback) and the service scan each run twice, with interaction states off (as before
+// issue 30: SCAN_STATES_MAX=0) and on (the defaults), side by side. Prints pages per minute for
+// each and the pipeline's ratio to the faster raw loop. Asserts nothing.
+//   node bench/crawl.bench.ts [maxPages=1000] [--states-only]
+// `--states-only` runs just the states comparison (the two loopback pipelines and the two service
+// scans), for a machine where the whole bench would take too long.
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser } from 'playwright';
@@ -16,12 +20,18 @@ import { CHROMIUM_ARGS, resolveChromiumPath } from '../src/audit/session/browser
 import { DEFAULT_ENGINES, type ScanEngine } from '../src/audit/engines/index.ts';
 import { openTab } from '../src/audit/session/page-session.ts';
 import { scanUrl } from '../src/audit/scan-url.ts';
+import { loadConfig } from '../src/config.ts';
 import { createTargetPolicy } from '../src/security/target-policy.ts';
 import { AXE_WCAG_TAGS } from '../src/shared/wcag.ts';
 import { startStack } from './stack.ts';
 import { startStaticServer } from '../test/support/static-server.ts';
 
-const maxPages = Number(process.argv[2] ?? 1000);
+const args = process.argv.slice(2);
+const statesOnly = args.includes('--states-only');
+const maxPages = Number(args.find((a) => !a.startsWith('--')) ?? 1000);
+/** The interaction states of a worker started with this environment (the defaults unless SCAN_STATES_* are set). */
+const defaultStates = loadConfig({ SCAN_STATES_MAX: process.env.SCAN_STATES_MAX, SCAN_STATES_BUDGET_MS: process.env.SCAN_STATES_BUDGET_MS }).scanStates;
+const STATES_OFF = { SCAN_STATES_MAX: '0' };
 const concurrency = Number(process.env.PAGE_SCAN_CONCURRENCY ?? 3);
 const corpus = path.resolve('..', 'shared', 'corpora', 'ipython-docs', 'site');
 const { origin, close: closeCorpus } = await startStaticServer({}, { root: corpus, rootRedirect: '/3/index.html' });
@@ -85,8 +95,39 @@ async function rawLoop(label: string, urls: string[], slot: (browser: Browser) =
   return rate;
 }
 
-const direct = await pipeline('loopback', { ALLOW_PRIVATE_TARGETS: 'true' });
-const proxied = await pipeline('egress-proxy', { ALLOW_PRIVATE_TARGETS: 'false', ALLOWED_PRIVATE_HOSTS: host });
+const direct = await pipeline('loopback, states off', { ALLOW_PRIVATE_TARGETS: 'true', ...STATES_OFF });
+const withStates = await pipeline(`loopback, states on (${defaultStates.maxStates} in ${defaultStates.budgetMs} ms)`, { ALLOW_PRIVATE_TARGETS: 'true' });
+// The service scan (see below) with states off and on, on the same pages.
+const policy = createTargetPolicy({ allowPrivate: true });
+/** Per page, the milliseconds its states took and its whole scan took (service scans with states on). */
+const stateTimes: Array<{ states: number; page: number }> = [];
+const serviceScan = (engines: readonly ScanEngine[], states = { maxStates: 0, budgetMs: 0 }) => async (browser: Browser) => {
+  const tab = await openTab({ browser, policy, pageLoadTimeoutMs: 30_000 });
+  return {
+    async scan(url: string) {
+      const t0 = performance.now();
+      const r = await scanUrl(url, { tab, policy, pageLoadTimeoutMs: 30_000, engines, states });
+      if (r.kind !== 'scanned') throw new Error(r.error.code);
+      const run = r.engines.find((e) => e.engine === 'states');
+      if (run) stateTimes.push({ states: run.ms, page: performance.now() - t0 });
+    },
+    close: () => tab.close(),
+  };
+};
+const scanAll = await rawLoop('service scan, every engine, states off, no Temporal or database', direct.urls, serviceScan(DEFAULT_ENGINES));
+const scanStates = await rawLoop('service scan, every engine, states on, no Temporal or database', direct.urls, serviceScan(DEFAULT_ENGINES, defaultStates));
+const statesLine = () =>
+  `states off/on: pipeline ${direct.rate.toFixed(1)} -> ${withStates.rate.toFixed(1)} pages/min (${pct(withStates.rate, direct.rate)}), ` +
+  `service scan ${scanAll.toFixed(1)} -> ${scanStates.toFixed(1)} pages/min (${pct(scanStates, scanAll)}); ${direct.urls.length} pages, ${concurrency} slots; ` +
+  // The share of each page's own time, which other load on the machine moves far less than the rates.
+  `the states took ${share()} of the service scan's page time (median ${median(stateTimes.map((t) => t.states))} ms a page)`;
+const share = () => `${((stateTimes.reduce((a, t) => a + t.states, 0) / stateTimes.reduce((a, t) => a + t.page, 0)) * 100).toFixed(1)}%`;
+if (statesOnly) {
+  await closeCorpus();
+  console.log(statesLine());
+  process.exit(0);
+}
+const proxied = await pipeline('egress-proxy, states on', { ALLOW_PRIVATE_TARGETS: 'false', ALLOWED_PRIVATE_HOSTS: host });
 
 // axe's own default: a fresh context per page, AxeBuilder's analyze() (which opens a page of its own to finish the run).
 const fresh = await rawLoop('raw axe, fresh context per page', direct.urls, async (browser) => ({
@@ -115,28 +156,28 @@ const reuse = await rawLoop('raw axe, one tab per slot, axe in the page', direct
   };
 });
 // The worker's page scan (scanUrl in one tab per slot: clean-up, load, settle, the engines) with
-// nothing around it.
-const policy = createTargetPolicy({ allowPrivate: true });
-const serviceScan = (engines: readonly ScanEngine[]) => async (browser: Browser) => {
-  const tab = await openTab({ browser, policy, pageLoadTimeoutMs: 30_000 });
-  return {
-    async scan(url: string) {
-      const r = await scanUrl(url, { tab, policy, pageLoadTimeoutMs: 30_000, engines });
-      if (r.kind !== 'scanned') throw new Error(r.error.code);
-    },
-    close: () => tab.close(),
-  };
-};
-const scanAll = await rawLoop('service scan, every engine, no Temporal or database', direct.urls, serviceScan(DEFAULT_ENGINES));
+// nothing around it (serviceScan above).
 const scanAxe = await rawLoop('service scan, axe engine only, no Temporal or database', direct.urls, serviceScan(DEFAULT_ENGINES.filter((e) => e.id === 'axe')));
 await closeCorpus();
 const fastest = Math.max(fresh, reuse);
+console.log(statesLine());
 console.log(`ratio pipeline/fastest raw loop: loopback ${(direct.rate / fastest).toFixed(2)}, egress proxy ${(proxied.rate / fastest).toFixed(2)}`);
 console.log(
   `where the gap is: pipeline/service scan (orchestration, database, enrichment) ${(direct.rate / scanAll).toFixed(2)}; ` +
     `service scan every engine/axe only (the nine other engines) ${(scanAll / scanAxe).toFixed(2)}; service scan axe only/raw tab-reuse loop ${(scanAxe / reuse).toFixed(2)}`,
 );
 console.log(
-  `summary: pipeline ${direct.rate.toFixed(1)} pages/min, with egress proxy ${proxied.rate.toFixed(1)}, raw fresh-context ${fresh.toFixed(1)}, raw tab-reuse ${reuse.toFixed(1)}, ` +
-    `service scan ${scanAll.toFixed(1)}, service scan axe only ${scanAxe.toFixed(1)} (${concurrency} slots, ${direct.urls.length} pages)`,
+  `summary: pipeline ${direct.rate.toFixed(1)} pages/min (states off), ${withStates.rate.toFixed(1)} (states on), with egress proxy ${proxied.rate.toFixed(1)}, raw fresh-context ${fresh.toFixed(1)}, raw tab-reuse ${reuse.toFixed(1)}, ` +
+    `service scan ${scanAll.toFixed(1)} (states off), ${scanStates.toFixed(1)} (states on), service scan axe only ${scanAxe.toFixed(1)} (${concurrency} slots, ${direct.urls.length} pages)`,
 );
+
+/** `now` against `before`, as a signed percentage. */
+function pct(now: number, before: number): string {
+  const d = ((now - before) / before) * 100;
+  return `${d >= 0 ? '+' : ''}${d.toFixed(1)}%`;
+}
+
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return Math.round(sorted[Math.floor(sorted.length / 2)] ?? 0);
+}

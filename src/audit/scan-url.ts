@@ -10,6 +10,7 @@ import type { FlowRunResult } from './session/flow-runner.ts';
 import { screenshotFindings, type FindingScreenshot, type ScreenshotHook } from './screenshots/capture.ts';
 import { collectRenderedView, splitView } from './links/collect-links.ts';
 import type { RenderedView } from './links/rendered-view.ts';
+import { exploreStates, type StateExplorationOptions } from './states/explore.ts';
 
 export interface ScanUrlOptions {
   /** The slot's tab to load the page in (kept open for the next page unless it broke or hung). */
@@ -38,6 +39,8 @@ export interface ScanUrlOptions {
   screenshots?: ScreenshotHook;
   /** Read the rendered page's links and view (crawl pages: rendered discovery) after it settled, before the engines run. */
   collectLinks?: boolean;
+  /** The states a click opens (menus, details, tabs, dialogs), checked after the default state; unset or 0: none. */
+  states?: StateExplorationOptions;
 }
 
 export const DEFAULT_SCAN_DEADLINE_MS = 120_000;
@@ -80,6 +83,7 @@ export async function scanUrl(url: string, opts: ScanUrlOptions): Promise<ScanUr
   const deadlineMs = opts.deadlineMs ?? DEFAULT_SCAN_DEADLINE_MS;
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), deadlineMs);
+  const deadlineAt = performance.now() + deadlineMs;
   const signal = opts.signal ? AbortSignal.any([opts.signal, deadline.signal]) : deadline.signal;
   // Settles when the deadline passes, even if closing the tab does not end a pending call.
   const expired = new Promise<'expired'>((resolve) => deadline.signal.addEventListener('abort', () => resolve('expired'), { once: true }));
@@ -89,7 +93,7 @@ export async function scanUrl(url: string, opts: ScanUrlOptions): Promise<ScanUr
   const onAbort = () => void tab.close();
   signal.addEventListener('abort', onAbort, { once: true });
   try {
-    const outcome = await Promise.race([runScan(url, { ...opts, signal }, tab), expired]).catch((err: unknown) => {
+    const outcome = await Promise.race([runScan(url, { ...opts, signal, deadlineAt }, tab), expired]).catch((err: unknown) => {
       if (deadline.signal.aborted && !opts.signal?.aborted && !tab.crashed) return 'expired' as const;
       throw err;
     });
@@ -109,7 +113,7 @@ export async function scanUrl(url: string, opts: ScanUrlOptions): Promise<ScanUr
   }
 }
 
-async function runScan(url: string, opts: ScanUrlOptions, tab: Tab): Promise<ScanUrlResult> {
+async function runScan(url: string, opts: ScanUrlOptions & { deadlineAt?: number }, tab: Tab): Promise<ScanUrlResult> {
   const engines = opts.engines ?? DEFAULT_ENGINES;
   let loaded = await tab.load(opts.flow?.startUrl ?? url, { signal: opts.signal, onLoading: () => opts.onStage?.('Loading') });
   if (loaded.kind === 'page-error') return loaded;
@@ -159,6 +163,19 @@ async function runScan(url: string, opts: ScanUrlOptions, tab: Tab): Promise<Sca
   const findings = mergeFindings([...all.filter((f) => f.type === 'confirmed'), ...all.filter((f) => f.type !== 'confirmed')]);
   // While the page is still in the state its findings were found in; bounded, never fails the scan.
   const screenshots = opts.screenshots ? await screenshotFindings(loaded.page, findings, opts.screenshots, opts.signal) : undefined;
+  // Then the states a click opens: only what each reveals is checked, and the page is put back.
+  if (opts.states && opts.states.maxStates > 0 && opts.states.budgetMs > 0) {
+    // Put back where the scan found it: a flow's end state is reached by running the flow again.
+    const reload = async () => {
+      const again = await tab.load(opts.flow?.startUrl ?? url, { signal: opts.signal });
+      if (again.kind !== 'loaded') return null;
+      if (opts.flow && (await opts.flow.run(again.page, opts.signal)).kind === 'page-error') return null;
+      return again.page;
+    };
+    const s = await exploreStates({ page: loaded.page, signal: opts.signal, known: all, deadlineAt: opts.deadlineAt, reload }, opts.states);
+    runs.push({ engine: 'states', ms: s.ms, findings: s.findings, ...(s.error ? { error: s.error } : {}) });
+    findings.push(...s.findings);
+  }
   return {
     kind: 'scanned',
     pageTitle: loaded.pageTitle,

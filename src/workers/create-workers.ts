@@ -29,6 +29,8 @@ export interface WorkerDeps {
   scanDeadlineMs?: number;
   /** Pictures of findings (SCREENSHOTS*). */
   screenshots?: PageScanActivityDeps['screenshots'];
+  /** Interaction states per page (SCAN_STATES_MAX, SCAN_STATES_BUDGET_MS); unset: none. */
+  scanStates?: PageScanActivityDeps['scanStates'];
   /** Ended crawls per site whose page scans and findings are kept (CRAWLS_KEPT_PER_SITE). */
   crawlsKeptPerSite?: number;
   /** Opens sites' authentication set-ups (SECRETS_KEY): scans and discovery read them from the database by site id. */

@@ -67,6 +67,7 @@ const workers = await createWorkers({
   pageLoadTimeoutMs: config.pageLoadTimeoutMs,
   scanDeadlineMs: config.scanDeadlineMs,
   screenshots: config.screenshots,
+  scanStates: config.scanStates,
   crawlsKeptPerSite: config.crawlsKeptPerSite,
   secretsKey: config.secretsKey,
   enricher: createEnricher(config.openai, db, logger),

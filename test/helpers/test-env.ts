@@ -129,6 +129,7 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
       pageLoadTimeoutMs: config.pageLoadTimeoutMs,
       scanDeadlineMs: config.scanDeadlineMs,
       screenshots: config.screenshots,
+      scanStates: config.scanStates,
       crawlsKeptPerSite: config.crawlsKeptPerSite,
       secretsKey: config.secretsKey,
       enricher: createEnricher(config.openai, database.db, logger),

@@ -38,6 +38,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ PORT: 'x', PAGE_SCAN_CONCURRENCY: '0', ALLOW_PRIVATE_TARGETS: 'maybe' })).toThrow(/PORT[\s\S]*PAGE_SCAN_CONCURRENCY[\s\S]*ALLOW_PRIVATE_TARGETS/);
   });
 
+  it('explores six interaction states within 5 s per page unless told otherwise; 0 in either turns them off', () => {
+    expect(loadConfig({}).scanStates).toEqual({ maxStates: 6, budgetMs: 5000 });
+    expect(loadConfig({ SCAN_STATES_MAX: '0' }).scanStates.maxStates).toBe(0);
+    expect(loadConfig({ SCAN_STATES_BUDGET_MS: '0' }).scanStates.maxStates).toBe(0);
+    expect(loadConfig({ SCAN_STATES_MAX: '3', SCAN_STATES_BUDGET_MS: '2000' }).scanStates).toEqual({ maxStates: 3, budgetMs: 2000 });
+    expect(() => loadConfig({ SCAN_STATES_MAX: '-1' })).toThrow(/SCAN_STATES_MAX/);
+  });
+
   it('chooses page-scan slots from the cores: one more than the cores, between 3 and 8', () => {
     expect([1, 2, 3, 4, 7, 16, 64].map((n) => defaultPageScanSlots(n))).toEqual([3, 3, 4, 5, 8, 8, 8]);
   });

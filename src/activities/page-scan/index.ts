@@ -18,6 +18,7 @@ import type { BrowserProvider } from '../../audit/session/browser-provider.ts';
 import { isBrowserGone } from '../../audit/session/classify-navigation-error.ts';
 import { DEFAULT_ENGINES, enginesForViewport, type ScanEngine } from '../../audit/engines/index.ts';
 import { DEFAULT_SCAN_DEADLINE_MS, scanUrl, type ScanUrlOptions, type ScanUrlResult } from '../../audit/scan-url.ts';
+import type { StateExplorationOptions } from '../../audit/states/explore.ts';
 import { loadCrawlAuth } from '../site-auth-source.ts';
 import { loadCrawlFlow } from '../site-flows-source.ts';
 import { flowNameOf } from '../../shared/site-flows.ts';
@@ -38,6 +39,8 @@ export interface PageScanActivityDeps {
   logger: Logger;
   /** The engines each page runs; the production set unless a test picks others. */
   scanEngines?: readonly ScanEngine[];
+  /** Interaction states each page opens after its default state (SCAN_STATES_*); unset: none. */
+  scanStates?: StateExplorationOptions;
   /** Opens sites' authentication set-ups (SECRETS_KEY); without it a site that has one fails its pages with `auth_required`. */
   secretsKey?: SecretsKey;
   /** Pictures of findings (SCREENSHOTS*); unset: the defaults (on). */
@@ -106,6 +109,7 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
               // Pictures and links at the first viewport only (pictures pair with findings by rule and element).
               screenshots: viewport === viewports[0] ? screenshotHook(deps.db, deps.screenshots, tabOwner.crawlId ?? null) : undefined,
               collectLinks: viewport === viewports[0] && tabOwner.collectLinks,
+              states: deps.scanStates,
               onStage: async (s) => {
                 stage = tagged ? `${s} at ${viewportKey(viewport)}` : s;
                 ctx.heartbeat({ stage });
