@@ -139,7 +139,14 @@ export function createApp(deps: AppDeps) {
         '(EVENT_STREAMS_MAX in all, default 100; EVENT_STREAMS_PER_CLIENT, default 10); beyond a cap the answer is 429 `concurrency_limited` (a code added beside ' +
         '`rate_limited`: nothing is used up, retry after `Retry-After` seconds, 5 for exports and 10 for streams). An export whose client reads nothing for ' +
         'EXPORT_STALL_MS (default 30 s) while bytes wait for it is ended by closing the connection. An event stream ends with an `end` event (see the events routes) ' +
-        'when its run will not change any more although it has not ended (its workflow no longer runs), or after 30 minutes.',
+        'when its run will not change any more although it has not ended (its workflow no longer runs), or after 30 minutes. ' +
+        'What a person meets beyond the first paint (issue 30): `discoveredVia` also takes `flow`, a page that stands for a scripted flow\'s end state ' +
+        '(its URL is the flow\'s start URL with the fragment `#flow:<name>`; the contract lists the other four values); a fragment route (`#/x`, `#!x`) found in ' +
+        'a rendered page is a page of its own. An issue\'s `viewport` is null on crawls that check the desktop viewport alone and set on any other crawl, one with ' +
+        '`["mobile"]` alone included (the contract says "several viewports": a mobile-only issue is not the desktop issue, so its identity must differ). ' +
+        'A crawl keeps one picture per issue group (the group\'s example), so the site issue screenshot route answers 404 for the group\'s other members; ' +
+        'issue-group examples add `issueId` and `screenshot` (the picture\'s path, or null). PUT of a site\'s flows answers 201 when it creates them and 200 when it ' +
+        'replaces them, as PUT of its authentication set-up does.',
     },
     security: [{ bearerAuth: [] }, {}] as Array<Record<string, string[]>>,
   };
