@@ -8,7 +8,8 @@
 // engine and once with axe alone, to split the gap between the pipeline and the raw loop into the
 // orchestration around a scan, the scan's own work on axe, and the nine other engines. The
 // pipeline (loopback) and the service scan each run twice, with interaction states off (as before
-// issue 30: SCAN_STATES_MAX=0) and on (the defaults), side by side. Prints pages per minute for
+// issue 30: SCAN_STATES_MAX=0) and on (the defaults), side by side; the pipeline also once as before
+// issue 30 (states and pictures off). Prints pages per minute for
 // each and the pipeline's ratio to the faster raw loop. Asserts nothing.
 //   node bench/crawl.bench.ts [maxPages=1000] [--states-only]
 // `--states-only` runs just the states comparison (the two loopback pipelines and the two service
@@ -95,6 +96,9 @@ async function rawLoop(label: string, urls: string[], slot: (browser: Browser) =
   return rate;
 }
 
+// What a crawl did before issue 30 (no interaction states, no pictures; rendered discovery has no
+// switch, and on this server-rendered site it adds no page), then states off, then everything on.
+const before30 = await pipeline('loopback, as before issue 30 (states and pictures off)', { ALLOW_PRIVATE_TARGETS: 'true', ...STATES_OFF, SCREENSHOTS: 'off' });
 const direct = await pipeline('loopback, states off', { ALLOW_PRIVATE_TARGETS: 'true', ...STATES_OFF });
 const withStates = await pipeline(`loopback, states on (${defaultStates.maxStates} in ${defaultStates.budgetMs} ms)`, { ALLOW_PRIVATE_TARGETS: 'true' });
 // The service scan (see below) with states off and on, on the same pages.
@@ -117,6 +121,7 @@ const serviceScan = (engines: readonly ScanEngine[], states = { maxStates: 0, bu
 const scanAll = await rawLoop('service scan, every engine, states off, no Temporal or database', direct.urls, serviceScan(DEFAULT_ENGINES));
 const scanStates = await rawLoop('service scan, every engine, states on, no Temporal or database', direct.urls, serviceScan(DEFAULT_ENGINES, defaultStates));
 const statesLine = () =>
+  `before issue 30 -> now (states, pictures, rendered links on): pipeline ${before30.rate.toFixed(1)} -> ${withStates.rate.toFixed(1)} pages/min (${pct(withStates.rate, before30.rate)}); ` +
   `states off/on: pipeline ${direct.rate.toFixed(1)} -> ${withStates.rate.toFixed(1)} pages/min (${pct(withStates.rate, direct.rate)}), ` +
   `service scan ${scanAll.toFixed(1)} -> ${scanStates.toFixed(1)} pages/min (${pct(scanStates, scanAll)}); ${direct.urls.length} pages, ${concurrency} slots; ` +
   // The share of each page's own time, which other load on the machine moves far less than the rates.
