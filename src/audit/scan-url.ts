@@ -68,6 +68,8 @@ export type ScanUrlResult =
       screenshots?: FindingScreenshot[];
       /** With `collectLinks`: the rendered page's links (absolute, deduplicated, bounded); absent without. */
       links?: string[];
+      /** The triggers (`state.target`) whose states were opened and checked; empty without states. */
+      statesChecked: string[];
       /** With `collectLinks`: the rendered view's facts, null when they could not be read. */
       view?: Omit<RenderedView, 'links'> | null;
     }
@@ -164,17 +166,19 @@ async function runScan(url: string, opts: ScanUrlOptions & { deadlineAt?: number
   // While the page is still in the state its findings were found in; bounded, never fails the scan.
   const screenshots = opts.screenshots ? await screenshotFindings(loaded.page, findings, opts.screenshots, opts.signal) : undefined;
   // Then the states a click opens: only what each reveals is checked, and the page is put back.
+  let statesChecked: string[] = [];
   if (opts.states && opts.states.maxStates > 0 && opts.states.budgetMs > 0) {
-    // Put back where the scan found it: a flow's end state is reached by running the flow again.
+    // A state that could not be closed: the page is loaded again. A flow's end state is not
+    // reached again (that would send its forms once more): exploring stops there instead.
     const reload = async () => {
-      const again = await tab.load(opts.flow?.startUrl ?? url, { signal: opts.signal });
-      if (again.kind !== 'loaded') return null;
-      if (opts.flow && (await opts.flow.run(again.page, opts.signal)).kind === 'page-error') return null;
-      return again.page;
+      if (opts.flow) return null;
+      const again = await tab.load(url, { signal: opts.signal });
+      return again.kind === 'loaded' ? again.page : null;
     };
     const s = await exploreStates({ page: loaded.page, signal: opts.signal, known: all, deadlineAt: opts.deadlineAt, reload }, opts.states);
     runs.push({ engine: 'states', ms: s.ms, findings: s.findings, ...(s.error ? { error: s.error } : {}) });
     findings.push(...s.findings);
+    statesChecked = s.checked;
   }
   return {
     kind: 'scanned',
@@ -185,6 +189,7 @@ async function runScan(url: string, opts: ScanUrlOptions & { deadlineAt?: number
     passes,
     blocked: [...loaded.blocked],
     engines: runs,
+    statesChecked,
     ...(screenshots ? { screenshots } : {}),
     ...(rendered !== undefined ? splitView(rendered) : {}),
   };

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
-import type { DiscoveredVia, InteractionState, ViewportName } from '../shared/contracts.ts';
+import type { DiscoveredVia, InteractionState, ScanCoverage, ViewportName } from '../shared/contracts.ts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string | T, string | T>;
@@ -21,6 +21,8 @@ export interface PageScansTable {
   engine_passes: Json<unknown> | null;
   /** Findings past the per-page cap, counted per rule. */
   issues_left_out: Json<{ total: number; byRule: Record<string, number> }> | null;
+  /** What the scan checked beyond the default state: viewports (tagged crawls) and the states' triggers. */
+  coverage: Json<ScanCoverage> | null;
   error: Json<{ code: string; message: string }> | null;
   client_ip: string | null;
   /** Changes of a single-page scan's row (1 when written), the id of its live-progress events. */

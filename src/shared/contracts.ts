@@ -161,6 +161,16 @@ export interface InteractionState {
   label: string;
 }
 
+/**
+ * What one page's scan checked beyond its default state: the viewports it was checked at (null on
+ * crawls of the desktop viewport alone, whose findings carry none) and the interaction states it
+ * opened, by `state.target`. Only an issue of a checked viewport and state can be found fixed.
+ */
+export interface ScanCoverage {
+  viewports: ViewportName[] | null;
+  states: string[];
+}
+
 /** A crawl's viewport: `desktop` (1280x800), `mobile` (390x844, touch, device pixel ratio 3) or a width in CSS px. */
 export type ViewportName = 'desktop' | 'mobile' | number;
 

@@ -108,14 +108,27 @@ export function summarizeSiteAuth(s: SiteAuthSetup): SiteAuthSummary {
   };
 }
 
-/** A step without the value it types or picks (`fill`, `select`): those are write-only. */
+/**
+ * Whether a `press` step types a character (`a`, `Shift+7`) rather than pressing a named key
+ * (`Enter`, `Shift+Tab`): a character may be part of a secret typed key by key, so it is write-only
+ * like a `fill` value.
+ */
+export function typesCharacter(key: string): boolean {
+  const last = key.split('+').at(-1) ?? '';
+  return [...last].length === 1;
+}
+
+/** A step without the value it types or picks (`fill`, `select`, a character pressed): those are write-only. */
 export function summarizeStep(st: LoginStep): StepSummary {
   const out: StepSummary = { action: st.action };
   if ('selector' in st && st.selector !== undefined) out.selector = st.selector;
   if ('label' in st && st.label !== undefined) out.label = st.label;
   if ('text' in st && st.text !== undefined) out.text = st.text;
   if ('url' in st && st.url !== undefined) out.url = st.url;
-  if (st.action === 'press') out.key = st.key;
+  if (st.action === 'press') {
+    if (typesCharacter(st.key)) out.hasValue = true;
+    else out.key = st.key;
+  }
   if (st.action === 'fill' || st.action === 'select') out.hasValue = true;
   return out;
 }

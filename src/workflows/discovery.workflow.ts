@@ -1,4 +1,13 @@
-import { ActivityCancellationType, ActivityFailure, CancellationScope, isCancellation, log, proxyActivities } from '@temporalio/workflow';
+import {
+  ActivityCancellationType,
+  ActivityFailure,
+  CancellationScope,
+  continueAsNew,
+  isCancellation,
+  log,
+  proxyActivities,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { CrawlDiscoveryActivities } from '../activities/crawl-discovery/index.ts';
 import { FAILURE_TYPES, type DiscoveryOptions } from '../shared/contracts.ts';
 import type { TaskQueues } from '../shared/task-queues.ts';
@@ -8,7 +17,12 @@ export interface DiscoveryWorkflowInput {
   crawlId: string;
   queues: TaskQueues;
   options: DiscoveryOptions;
+  /** Where the run before a continue-as-new left off while waiting for rendered links. */
+  progress?: { mark: string; at: number };
 }
+
+/** Runs of the activity after which a waiting discovery continues as new (each adds about 6 events). */
+const MAX_RUNS_PER_HISTORY = 500;
 
 /**
  * Link, sitemap and rendered-link discovery of one crawl on `crawl-discovery`; it feeds the crawl
@@ -24,17 +38,24 @@ export async function DiscoveryWorkflow(input: DiscoveryWorkflowInput): Promise<
   });
   const db = persistenceActivities(input.queues);
   let error: { code: string; message: string } | undefined;
+  let continuing = false;
   try {
     // A run waiting for the links of pages still being scanned hands the queue's slot back now
     // and then (`waiting`): it is run again at once, and resumes where it stopped.
-    let progress: { mark: string; at: number } | undefined;
-    for (;;) {
+    let progress = input.progress;
+    for (let runs = 1; ; runs++) {
       const run = await discovery.discoverPages({ crawlId: input.crawlId, options: input.options, ...(progress ? { progress } : {}) });
       // (A worker of before rendered discovery returns no `waiting`.)
       if (run?.waiting !== true) break;
       progress = run.progress;
+      // A crawl whose scans take many hours: a fresh history rather than one that grows without end.
+      if (workflowInfo().continueAsNewSuggested || runs >= MAX_RUNS_PER_HISTORY) {
+        continuing = true;
+        return await continueAsNew<typeof DiscoveryWorkflow>({ ...input, progress });
+      }
     }
   } catch (err) {
+    if (continuing) throw err;
     if (isCancellation(err)) throw err;
     // Pages found so far are still scanned; the crawl must not wait for ever, and it ends
     // completed_partial with this as its error.
@@ -42,6 +63,6 @@ export async function DiscoveryWorkflow(input: DiscoveryWorkflowInput): Promise<
     error = { code: 'discovery_failed', message: `discovery stopped after its retries: ${cause}` };
     log.error('discovery failed for good; scanning what was found', { crawlId: input.crawlId, error: cause });
   } finally {
-    await CancellationScope.nonCancellable(() => db.markDiscoveryDone({ crawlId: input.crawlId, error }));
+    if (!continuing) await CancellationScope.nonCancellable(() => db.markDiscoveryDone({ crawlId: input.crawlId, error }));
   }
 }

@@ -106,8 +106,9 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
               signal: ctx.cancellationSignal,
               engines: enginesForViewport(deps.scanEngines ?? DEFAULT_ENGINES, viewport, viewports),
               flow,
-              // Pictures and links at the first viewport only (pictures pair with findings by rule and element).
-              screenshots: viewport === viewports[0] ? screenshotHook(deps.db, deps.screenshots, tabOwner.crawlId ?? null) : undefined,
+              // Pictures and links at the first viewport only (pictures pair with findings by rule and
+              // element); none of a flow's end state, which may show the values it typed.
+              screenshots: viewport === viewports[0] && !flow ? screenshotHook(deps.db, deps.screenshots, tabOwner.crawlId ?? null) : undefined,
               collectLinks: viewport === viewports[0] && tabOwner.collectLinks,
               states: deps.scanStates,
               onStage: async (s) => {
@@ -139,6 +140,8 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
       const [first, ...later] = viewports as [ViewportName, ...ViewportName[]];
       let result = await scanAt(first, deps.scanDeadlineMs);
       if (result.kind === 'scanned' && tagged) result = atViewport(result, first);
+      // What was really checked: only those viewports' and states' issues can be found fixed.
+      const checked = { viewports: [first], states: new Set(result.kind === 'scanned' ? result.statesChecked : []) };
       // The page's title, final URL and status are the first viewport's; each later one adds its
       // own findings, merged within that viewport only (one barrier at two viewports is two issues).
       for (const viewport of result.kind === 'scanned' ? later : []) {
@@ -156,6 +159,8 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
         }
         const done = result as Scanned;
         const seen = atViewport(more, viewport);
+        checked.viewports.push(viewport);
+        for (const target of more.statesChecked) checked.states.add(target);
         result = { ...done, findings: [...done.findings, ...seen.findings], engines: [...done.engines, ...seen.engines] };
       }
       if (result.kind === 'page-error') {
@@ -190,7 +195,8 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
         score,
         passes: result.passes,
         findings: rows,
-        screenshots: screenshotsToStore(result.screenshots, result.findings, rows, deps.screenshots, tabOwner.crawlId ?? null),
+        screenshots: screenshotsToStore(result.screenshots, result.findings, rows, deps.screenshots, tabOwner.crawlId ?? null, tagged ? first : null),
+        coverage: { viewports: tagged ? checked.viewports : null, states: [...checked.states] },
       });
       return result;
     } catch (err) {
@@ -253,7 +259,8 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
       if (notAPage) return { kind: 'page-error', error: notAPage };
       await recordCrawlPageScan(deps.db, { crawlId: input.crawlId, pageId: page.id, scanId: row.id, error: result.kind === 'scanned' ? null : result.error });
       if (result.kind === 'page-error') return { kind: 'page-error', error: result.error };
-      return { kind: 'scanned', findings: result.findings.length, pageTitle: result.pageTitle };
+      // A flow's end state may show what it typed in its title: that stays out of the workflow's history.
+      return { kind: 'scanned', findings: result.findings.length, pageTitle: flow ? null : result.pageTitle };
     },
   };
 }

@@ -7,7 +7,7 @@
 import type { Database } from '../../db/database.ts';
 import { crawlPictures, type NewScreenshot, type ScreenshotStoreOptions } from '../../db/repositories/screenshot.repository.ts';
 import type { FindingDraft, NewFindingRecord } from '../../shared/findings.ts';
-import { SEVERITIES } from '../../shared/contracts.ts';
+import { SEVERITIES, type ViewportName } from '../../shared/contracts.ts';
 import { boundedSelector } from '../../shared/limits.ts';
 import { groupKey } from '../../audit/findings/group-key.ts';
 import type { FindingScreenshot, ScreenshotHook } from '../../audit/screenshots/capture.ts';
@@ -58,12 +58,14 @@ export function screenshotsToStore(
   rows: readonly NewFindingRecord[],
   settings: ScreenshotSettings | undefined,
   crawlId: string | null,
+  /** The viewport the pictures were taken at, on crawls whose findings carry one. */
+  viewport: ViewportName | null = null,
 ): ScreenshotStoreOptions | undefined {
   if (!shots?.length) return undefined;
   const byElement = new Map(shots.map((s) => [`${s.ruleId}\u0000${s.elementSelector}`, s]));
   const out: NewScreenshot[] = [];
   drafts.forEach((d, i) => {
-    const shot = d.state ? undefined : byElement.get(`${d.ruleId}\u0000${d.elementSelector}`);
+    const shot = d.state || (d.viewport ?? null) !== viewport ? undefined : byElement.get(`${d.ruleId}\u0000${d.elementSelector}`);
     const row = rows[i];
     if (!shot || !row) return;
     byElement.delete(`${d.ruleId}\u0000${d.elementSelector}`);

@@ -1,6 +1,9 @@
 import type { CrawlPageForChecks } from '../../shared/page-titles.ts';
 import type { NewFindingRecord } from '../../shared/findings.ts';
 import { sharedTitles } from '../../shared/page-titles.ts';
+import type { ViewportName } from '../../shared/contracts.ts';
+import { flowNameOf } from '../../shared/site-flows.ts';
+import { isDesktopOnly } from '../../shared/viewports.ts';
 import { fingerprint } from '../findings/findings.ts';
 import { ownFinding, understandingUrl } from '../engines/engine.ts';
 import { groupKey } from '../findings/group-key.ts';
@@ -14,9 +17,16 @@ const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
  * `needs_review` finding (the title may still be descriptive enough together with the page's
  * heading; a person decides). The pages' scores stay as they were scanned.
  */
-export function sharedTitleFindings(pages: readonly CrawlPageForChecks[]): Array<{ pageScanId: string; finding: NewFindingRecord }> {
+export function sharedTitleFindings(
+  pages: readonly CrawlPageForChecks[],
+  crawl: { viewports: readonly ViewportName[] | null } = { viewports: null },
+): Array<{ pageScanId: string; finding: NewFindingRecord }> {
   const out: Array<{ pageScanId: string; finding: NewFindingRecord }> = [];
-  for (const group of sharedTitles(pages.map((p) => ({ url: p.url, title: p.title, ref: p.pageScanId })))) {
+  // On a crawl whose findings carry their viewport, the title is the first viewport's (as the pages' own title findings).
+  const viewport = isDesktopOnly(crawl.viewports) ? null : crawl.viewports![0]!;
+  // A flow's end state is a page of its own, but its title is its start page's business: it is not one more page sharing it.
+  const pagesOfSite = pages.filter((p) => flowNameOf(p.url) === undefined);
+  for (const group of sharedTitles(pagesOfSite.map((p) => ({ url: p.url, title: p.title, ref: p.pageScanId })))) {
     const html = `<title>${escapeHtml(group.title.slice(0, 200))}</title>`;
     for (const page of group.pages) {
       const others = group.pages.filter((p) => p.url !== page.url).slice(0, 5).map((p) => p.url);
@@ -38,10 +48,10 @@ export function sharedTitleFindings(pages: readonly CrawlPageForChecks[]): Array
         finding: {
           ...draft,
           state: null,
-          viewport: null,
+          viewport,
           description: `${draft.engineHelp}. ${draft.failureSummary}.`,
           fixSuggestion: CRAWL_CHECK_GUIDES[SHARED_TITLE_RULE]!.fix,
-          fingerprint: fingerprint(page.url, draft.ruleId, draft.elementSelector),
+          fingerprint: fingerprint(page.url, draft.ruleId, draft.elementSelector, { viewport }),
           groupKey: groupKey(draft.ruleId, draft.elementSelector, draft.elementHtml),
         },
       });

@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright';
-import { urlMatches, type LoginStep } from '../../shared/site-auth.ts';
+import { typesCharacter, urlMatches, type LoginStep } from '../../shared/site-auth.ts';
 
 /**
  * One scripted step (of a site's login or of one of its flows) in a Playwright page. Values typed
@@ -12,7 +12,7 @@ export function describeStep(step: LoginStep, i: number, kind = 'login step'): s
     step.action === 'goto'
       ? step.url
       : step.action === 'press'
-        ? `${step.key}${step.selector ? ` in ${step.selector}` : step.label ? ` in label "${step.label}"` : ''}`
+        ? `${typesCharacter(step.key) ? 'a character' : step.key}${step.selector ? ` in ${step.selector}` : step.label ? ` in label "${step.label}"` : ''}`
         : 'selector' in step && step.selector
           ? step.selector
           : 'label' in step && step.label

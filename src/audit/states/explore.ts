@@ -37,6 +37,8 @@ export interface ExploreResult {
   opened: number;
   /** Reloads needed because a state could not be closed. */
   reloads: number;
+  /** The triggers (as in `state.target`) whose state was opened and checked: only their issues can be found fixed. */
+  checked: string[];
   /** Why exploring stopped early or went wrong (the findings so far stand). */
   error?: string;
 }
@@ -80,7 +82,7 @@ export async function exploreStates(ctx: ExploreContext, opts: StateExplorationO
   const endAt = Math.min(t0 + opts.budgetMs, deadlineAt - DEADLINE_RESERVE_MS);
   const canReload = () => deadlineAt - performance.now() > DEADLINE_RESERVE_MS;
   const seen = new Set(ctx.known.map(findingKey));
-  const result: ExploreResult = { findings: [], ms: 0, triggers: 0, opened: 0, reloads: 0 };
+  const result: ExploreResult = { findings: [], ms: 0, triggers: 0, opened: 0, reloads: 0, checked: [] };
   const done = new Set<string>();
   let page = ctx.page;
   let probe: JSHandle<Probe> | undefined;
@@ -115,6 +117,7 @@ export async function exploreStates(ctx: ExploreContext, opts: StateExplorationO
       const fresh = out.findings.filter((f) => !seen.has(findingKey(f)));
       for (const f of fresh) seen.add(findingKey(f));
       result.findings.push(...mergeFindings(fresh).map((f) => ({ ...f, data: { ...f.data, engine: 'axe' }, state })));
+      if (out.checked) result.checked.push(state.target);
       if (out.restored.same) {
         dirty = false;
         continue;
@@ -169,7 +172,12 @@ export async function exploreStates(ctx: ExploreContext, opts: StateExplorationO
 }
 
 /** Opens one state, checks what it revealed and closes it again; says whether the page is back. */
-async function openState(page: Page, probe: JSHandle<Probe>, t: TriggerInfo, endAt: number): Promise<{ findings: FindingDraft[]; restored: RestoredCheck }> {
+async function openState(
+  page: Page,
+  probe: JSHandle<Probe>,
+  t: TriggerInfo,
+  endAt: number,
+): Promise<{ findings: FindingDraft[]; checked: boolean; restored: RestoredCheck }> {
   const url = page.url();
   await page.mouse.move(0, 0).catch(() => {});
   await within(inPage(page, (p: Probe) => p.snapshot(), probe), 'noting the page');
@@ -179,10 +187,10 @@ async function openState(page: Page, probe: JSHandle<Probe>, t: TriggerInfo, end
     await clickIn(page, probe, 'trigger', t.index, Math.max(200, Math.min(CLICK_MS, endAt - performance.now())));
   }
   await within(inPage(page, ([p, q, m]: [Probe, number, number]) => p.settle(q, m), [probe, OPEN_QUIET_MS, OPEN_SETTLE_MS]), 'settling');
-  if (page.url() !== url) return { findings: [], restored: { same: false, why: 'the address changed' } };
+  if (page.url() !== url) return { findings: [], checked: false, restored: { same: false, why: 'the address changed' } };
   const roots = await within(inPage(page, ([p, r, c]: [Probe, number, number]) => p.revealed(r, c), [probe, MAX_ROOTS, MAX_CHANGED_SUBTREE]), 'finding what appeared');
   const findings = roots > 0 ? await within(checkRevealed(page, probe), 'checking what appeared') : [];
-  return { findings, restored: await closeState(page, probe, t) };
+  return { findings, checked: true, restored: await closeState(page, probe, t) };
 }
 
 /** Puts the page back: the way the state's kind closes first, then the general ways. */

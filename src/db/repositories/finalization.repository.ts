@@ -9,14 +9,17 @@ import type { CrawlPageForChecks } from '../../shared/page-titles.ts';
 import type { DB } from '../schema.ts';
 import { isCrawlEnded } from './crawl.repository.ts';
 import { crawlFromRow, type CrawlRecord } from './records.ts';
-import type { ErrorInfo } from '../../shared/contracts.ts';
+import type { ErrorInfo, ViewportName } from '../../shared/contracts.ts';
 import { findingToRow } from './scan.repository.ts';
 import { appendHistory, historyEntry } from './status-history.ts';
 
 export interface FinalizeOptions {
   cancelled: boolean;
   /** Findings that only the whole crawl shows, stored on their pages' scans before the diff. */
-  crawlLevelFindings?: (pages: readonly CrawlPageForChecks[]) => Array<{ pageScanId: string; finding: NewFindingRecord }>;
+  crawlLevelFindings?: (
+    pages: readonly CrawlPageForChecks[],
+    crawl: { viewports: readonly ViewportName[] | null },
+  ) => Array<{ pageScanId: string; finding: NewFindingRecord }>;
 }
 
 export interface FinalizeResult {
@@ -59,7 +62,10 @@ async function diffAndEndCrawl(db: Kysely<DB>, crawlId: string, opts: FinalizeOp
         .where('status', 'in', ['completed', 'completed_partial'])
         .orderBy('created_at')
         .execute();
-      const extra = opts.crawlLevelFindings(pages.map((p) => ({ pageScanId: p.id, url: p.url, title: p.page_title })));
+      const extra = opts.crawlLevelFindings(
+        pages.map((p) => ({ pageScanId: p.id, url: p.url, title: p.page_title })),
+        { viewports: crawl.viewports },
+      );
       for (let i = 0; i < extra.length; i += 500) {
         // One finding per element and criterion: where the page's own scan already flagged its
         // title under 2.4.2 (a generic or unrelated title), that finding stays and names the
@@ -112,8 +118,12 @@ async function diffAndEndCrawl(db: Kysely<DB>, crawlId: string, opts: FinalizeOp
     const fixed = await sql<{ id: string }>`
       update issues i set status = 'fixed', ${appendHistory('i', historyEntry('open', 'fixed', crawlId))}, updated_at = now()
       where i.site_id = ${siteId} and i.status = 'open'
-        and i.page_id in (select ps.page_id from page_scans ps
-                          where ps.kind = 'crawl' and ps.crawl_id = ${crawlId} and ps.status in ('completed', 'completed_partial'))
+        and exists (select 1 from page_scans ps
+                    where ps.kind = 'crawl' and ps.crawl_id = ${crawlId} and ps.page_id = i.page_id and ps.status in ('completed', 'completed_partial')
+                      -- An issue of a viewport or an interaction state is fixed only where the scan checked that viewport
+                      -- (a later one may run out of time) and opened that state (a page's states are bounded).
+                      and (i.viewport is null or ps.coverage is null or coalesce(ps.coverage->'viewports', '[]'::jsonb) @> jsonb_build_array(i.viewport))
+                      and (i.state is null or coalesce(ps.coverage->'states', '[]'::jsonb) @> jsonb_build_array(i.state->'target')))
         and not exists (select 1 from crawl_findings f where f.fingerprint = i.fingerprint)
       returning i.id`.execute(trx);
 

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { PassedRuleInfo, ScanSummary } from '../../shared/summary.ts';
-import type { PageError, ScanStage, ScanStatus } from '../../shared/contracts.ts';
+import type { PageError, ScanCoverage, ScanStage, ScanStatus } from '../../shared/contracts.ts';
 import { ENDED_SCAN_STATUSES, stageProgress } from '../../shared/contracts.ts';
 import type { DB, NewFinding } from '../schema.ts';
 import { findingFromRow, mapRow, scanFromRow, type ScanRecord } from './records.ts';
@@ -96,6 +96,8 @@ export interface ScanResultValues {
   issuesLeftOut?: { total: number; byRule: Record<string, number> } | null;
   /** Pictures of some of `findings`, by fingerprint, stored with them. */
   screenshots?: ScreenshotStoreOptions;
+  /** What the scan checked beyond the default state (finalization reads it). */
+  coverage?: ScanCoverage;
 }
 
 export function findingToRow(pageScanId: string, f: NewFindingRecord): NewFinding {
@@ -147,6 +149,7 @@ export async function saveScanResult(db: Kysely<DB>, id: string, r: ScanResultVa
         score: r.score,
         engine_passes: JSON.stringify(r.passes),
         issues_left_out: r.issuesLeftOut ? JSON.stringify(r.issuesLeftOut) : null,
+        coverage: r.coverage ? JSON.stringify(r.coverage) : null,
       })
       .where('id', '=', id)
       .execute();

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PutSiteAuthBody } from '../../../src/api/schemas/site-auth.schema.ts';
 import { describeStep } from '../../../src/audit/session/site-login.ts';
-import { basicAuthorization, globMatches, isLoginUrl, onOrigin, summarizeSiteAuth, urlMatches, urlsOf, type SiteAuthSetup } from '../../../src/shared/site-auth.ts';
+import { basicAuthorization, globMatches, isLoginUrl, onOrigin, summarizeSiteAuth, summarizeStep, typesCharacter, urlMatches, urlsOf, type SiteAuthSetup } from '../../../src/shared/site-auth.ts';
 
 const SETUP: SiteAuthSetup = {
   headers: { 'X-Preview-Token': 'tok-SECRET-1' },
@@ -123,5 +123,16 @@ describe('site authentication set-up', () => {
       { headers: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`X-${i}`, 'v'])) },
     ];
     for (const b of bad) expect(PutSiteAuthBody.safeParse(b).success, JSON.stringify(b).slice(0, 120)).toBe(false);
+  });
+
+  it('keeps a character pressed write-only like a value typed, and names the keys it presses', () => {
+    expect(typesCharacter('a')).toBe(true);
+    expect(typesCharacter('Shift+7')).toBe(true);
+    expect(typesCharacter('Enter')).toBe(false);
+    expect(typesCharacter('Shift+Tab')).toBe(false);
+    expect(summarizeStep({ action: 'press', key: 'x', selector: '#pin' })).toEqual({ action: 'press', selector: '#pin', hasValue: true });
+    expect(summarizeStep({ action: 'press', key: 'Enter' })).toEqual({ action: 'press', key: 'Enter' });
+    expect(describeStep({ action: 'press', key: '7', selector: '#pin' }, 2)).toBe('login step 3 (press a character in #pin)');
+    expect(describeStep({ action: 'press', key: 'Enter' }, 0)).toBe('login step 1 (press Enter)');
   });
 });
