@@ -1,10 +1,8 @@
 import type { Database } from '../db/database.ts';
 import { findCrawlSiteAuth, findSiteAuth, type SiteAuthRow } from '../db/repositories/site-auth.repository.ts';
 import type { SecretsKey } from '../security/secrets.ts';
-import { openSiteAuth } from '../security/site-auth-seal.ts';
+import { openSiteAuth } from '../security/site-seal.ts';
 import type { SiteAuthLoad } from '../audit/session/site-login.ts';
-
-
 
 function opened(key: SecretsKey | undefined, row: SiteAuthRow, baseUrl: string): SiteAuthLoad {
   if (!key) return { kind: 'unavailable', message: "the site has an authentication set-up but this worker has no SECRETS_KEY to open it" };

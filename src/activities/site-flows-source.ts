@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.ts';
 import { findCrawlSiteFlows } from '../db/repositories/site-flows.repository.ts';
 import type { SecretsKey } from '../security/secrets.ts';
-import { openSiteFlows } from '../security/site-flows-seal.ts';
+import { openSiteFlows } from '../security/site-seal.ts';
 import type { PageError } from '../shared/contracts.ts';
 import { flowStartUrl } from '../shared/site-flows.ts';
 import { runFlow } from '../audit/session/flow-runner.ts';

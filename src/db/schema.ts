@@ -250,17 +250,8 @@ export interface SiteAuthTable {
   updated_at: Generated<Date>;
 }
 
-/** A site's named scripted flows, encrypted as one document like its authentication set-up. */
-export interface SiteFlowsTable {
-  site_id: string;
-  ciphertext: Buffer;
-  iv: Buffer;
-  tag: Buffer;
-  key_id: string;
-  summary: Json<unknown>;
-  created_at: Generated<Date>;
-  updated_at: Generated<Date>;
-}
+/** A site's named scripted flows, encrypted as one document with the same columns as its authentication set-up. */
+export type SiteFlowsTable = SiteAuthTable;
 
 /** The failing element in context, outlined: at most one per finding. */
 export interface FindingScreenshotsTable {

@@ -6,7 +6,7 @@ import { openTab } from '../../src/audit/session/page-session.ts';
 import { runLogin } from '../../src/audit/session/site-login.ts';
 import { putSiteAuth } from '../../src/db/repositories/site-auth.repository.ts';
 import { SecretsKey } from '../../src/security/secrets.ts';
-import { sealSiteAuth } from '../../src/security/site-auth-seal.ts';
+import { sealSiteAuth } from '../../src/security/site-seal.ts';
 import { summarizeSiteAuth, type SiteAuthSetup } from '../../src/shared/site-auth.ts';
 import { crawlWorkflowId, discoveryWorkflowId } from '../../src/shared/search-attributes.ts';
 import { html, startStaticServer, type StaticServer } from '../support/static-server.ts';

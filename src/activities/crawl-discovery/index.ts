@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { addSkippedUrls, findCrawl, incrementBrokenLinks, setDiscoveryDone } from '../../db/repositories/crawl.repository.ts';
 import { countCrawlPages, registerPage } from '../../db/repositories/crawl-page.repository.ts';
@@ -57,18 +58,7 @@ interface Walk {
 const RENDERED_BATCH = 500;
 
 /** Waits `ms`, or less if `signal` aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
+const pause = (ms: number, signal: AbortSignal): Promise<void> => sleep(ms, undefined, { signal }).catch(() => {});
 
 class CountingBudget implements FetchBudget {
   used: number;
@@ -289,6 +279,8 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
       const queries = new QueryBudget(o.maxQueryVariants);
       const known = new Set(await allFrontierUrls(deps.db, crawl.id));
       for (const u of known) queries.admit(u);
+      /** The rules every same-site link found in a page meets to be followed, served or rendered alike. */
+      const followable = (url: string, depth: number) => depth <= o.maxDepth && robots.isAllowed(url) && queries.admit(url);
 
       /**
        * Rendered discovery: once the HTTP frontier is empty, the links the scans read in rendered
@@ -305,9 +297,7 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
             sameSite(c.url, siteUrl) &&
             !looksLikeAsset(c.url) &&
             skipped.admit(c.url) &&
-            c.depth <= o.maxDepth &&
-            robots.isAllowed(c.url) &&
-            queries.admit(c.url);
+            followable(c.url, c.depth);
           known.add(c.url);
           if (ok) admitted.push({ url: c.url, depth: c.depth, via: 'rendered' });
           else refused.push(c.url);
@@ -393,7 +383,7 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
             for (const link of next.links) {
               if (known.has(link)) continue;
               known.add(link);
-              if (item.depth + 1 > o.maxDepth || !robots.isAllowed(link) || !queries.admit(link)) continue;
+              if (!followable(link, item.depth + 1)) continue;
               links.push({ url: link, depth: item.depth + 1, via: 'link' });
             }
             await enqueueUrls(deps.db, crawl.id, links);

@@ -1,6 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import { findSite } from '../../db/repositories/site.repository.ts';
 import type { SiteRecord } from '../../db/repositories/records.ts';
+import type { SecretsKey } from '../../security/secrets.ts';
 import type { AppDeps } from '../env.ts';
 import { ApiError, type FieldError } from '../errors.ts';
 
@@ -19,6 +20,18 @@ export async function requireSite(deps: AppDeps, id: string): Promise<SiteRecord
  * A 400 for every URL of a set-up that is not on the site's host (its hostname, or its base URL's):
  * a login or a flow only ever acts on the site it belongs to.
  */
+/**
+ * The key a site's secrets are sealed with (its authentication set-up, its flows): without one the
+ * write is refused with 503 `secrets_key_missing` and nothing is written. `what` names what is stored.
+ */
+export function requireSecretsKey(deps: AppDeps, what: string): SecretsKey {
+  const key = deps.config.secretsKey;
+  if (!key) {
+    throw new ApiError('secrets_key_missing', `SECRETS_KEY is not configured on the API server: ${what} stored encrypted with it. Set it to 32 random bytes (openssl rand -base64 32); nothing was written.`);
+  }
+  return key;
+}
+
 export function requireOnSite(site: SiteRecord, urls: ReadonlyArray<{ path: string; url: string }>): void {
   const hosts = new Set([site.hostname, new URL(site.baseUrl).hostname]);
   const off: FieldError[] = urls

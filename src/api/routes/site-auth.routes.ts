@@ -1,12 +1,12 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { deleteSiteAuth, findSiteAuth, putSiteAuth, type SiteAuthRow } from '../../db/repositories/site-auth.repository.ts';
-import { sealSiteAuth } from '../../security/site-auth-seal.ts';
+import { sealSiteAuth } from '../../security/site-seal.ts';
 import { summarizeSiteAuth, urlsOf, type SiteAuthSetup, type SiteAuthSummary } from '../../shared/site-auth.ts';
 import type { AppDeps, HonoEnv } from '../env.ts';
 import { ApiError } from '../errors.ts';
 import { iso, problemResponses, uuidParam } from '../schemas/common.schema.ts';
 import { PutSiteAuthBody, SiteAuthSchema } from '../schemas/site-auth.schema.ts';
-import { jsonContent, requireOnSite, requireSite } from './route-helpers.ts';
+import { jsonContent, requireOnSite, requireSecretsKey, requireSite } from './route-helpers.ts';
 
 const SiteParams = z.object({ id: uuidParam('id') });
 
@@ -46,10 +46,7 @@ export function siteAuthRoutes(deps: AppDeps) {
       const site = await requireSite(deps, c.req.valid('param').id);
       const setup = c.req.valid('json') as SiteAuthSetup;
       requireOnSite(site, urlsOf(setup));
-      const key = deps.config.secretsKey;
-      if (!key) {
-        throw new ApiError('secrets_key_missing', 'SECRETS_KEY is not configured on the API server: authentication set-ups are stored encrypted with it. Set it to 32 random bytes (openssl rand -base64 32); nothing was written.');
-      }
+      const key = requireSecretsKey(deps, 'authentication set-ups are');
       const { row, created } = await putSiteAuth(deps.db, { siteId: site.id, sealed: sealSiteAuth(key, site.id, setup), summary: summarizeSiteAuth(setup) });
       if (created) c.header('Location', `/api/sites/${site.id}/auth`);
       return c.json(dto(row), created ? 201 : 200);

@@ -1,14 +1,14 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { deleteSiteFlows, findSiteFlows, putSiteFlows, type SiteFlowsRow } from '../../db/repositories/site-flows.repository.ts';
 import type { SiteRecord } from '../../db/repositories/records.ts';
-import { sealSiteFlows } from '../../security/site-flows-seal.ts';
+import { sealSiteFlows } from '../../security/site-seal.ts';
 import { MAX_URL_LENGTH } from '../../shared/limits.ts';
 import { flowPageUrl, flowUrlsOf, summarizeSiteFlows, type SiteFlowsSetup, type SiteFlowsSummary } from '../../shared/site-flows.ts';
 import type { AppDeps, HonoEnv } from '../env.ts';
 import { ApiError } from '../errors.ts';
 import { iso, problemResponses, uuidParam } from '../schemas/common.schema.ts';
 import { PutSiteFlowsBody, SiteFlowsSchema } from '../schemas/site-flows.schema.ts';
-import { jsonContent, requireOnSite, requireSite } from './route-helpers.ts';
+import { jsonContent, requireOnSite, requireSecretsKey, requireSite } from './route-helpers.ts';
 
 const SiteParams = z.object({ id: uuidParam('id') });
 
@@ -51,10 +51,7 @@ export function siteFlowsRoutes(deps: AppDeps) {
       requireOnSite(site, flowUrlsOf(setup));
       const tooLong = setup.flows.flatMap((f, i) => (flowPageUrl(f, site.baseUrl).length > MAX_URL_LENGTH ? [{ path: `flows.${i}.name`, message: `the flow's page URL (its first goto URL and #flow:name) would be longer than ${MAX_URL_LENGTH} characters` }] : []));
       if (tooLong.length) throw new ApiError('validation_error', `${tooLong[0]!.path}: ${tooLong[0]!.message}`, { errors: tooLong });
-      const key = deps.config.secretsKey;
-      if (!key) {
-        throw new ApiError('secrets_key_missing', 'SECRETS_KEY is not configured on the API server: flows are stored encrypted with it. Set it to 32 random bytes (openssl rand -base64 32); nothing was written.');
-      }
+      const key = requireSecretsKey(deps, 'flows are');
       const { row, created } = await putSiteFlows(deps.db, { siteId: site.id, sealed: sealSiteFlows(key, site.id, setup), summary: summarizeSiteFlows(setup) });
       if (created) c.header('Location', `/api/sites/${site.id}/flows`);
       return c.json(dto(site, row), created ? 201 : 200);

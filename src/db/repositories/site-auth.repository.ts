@@ -1,6 +1,6 @@
 import { sealedSiteDocuments, type SealedSiteRow } from './sealed-site-document.ts';
 
-/** A site's sealed authentication set-up; opening it is the caller's (src/security/secrets.ts). */
+/** A site's sealed authentication set-up; opening it is the caller's (src/security/site-seal.ts). */
 export type SiteAuthRow = SealedSiteRow;
 
 const store = sealedSiteDocuments('site_auth');

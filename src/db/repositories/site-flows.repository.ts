@@ -1,6 +1,6 @@
 import { sealedSiteDocuments, type SealedSiteRow } from './sealed-site-document.ts';
 
-/** A site's sealed flows; opening them is the caller's (src/security/site-flows-seal.ts). `summary` has no value typed. */
+/** A site's sealed flows; opening them is the caller's (src/security/site-seal.ts). `summary` has no value typed. */
 export type SiteFlowsRow = SealedSiteRow;
 
 const store = sealedSiteDocuments('site_flows');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inspect } from 'node:util';
 import { generateSecretsKey, keyIdOf, open, parseSecretsKey, seal, SecretOpenError, SecretsKey, SecretsKeyError } from '../../../src/security/secrets.ts';
-import { openSiteAuth, sealSiteAuth } from '../../../src/security/site-auth-seal.ts';
+import { openSiteAuth, sealSiteAuth } from '../../../src/security/site-seal.ts';
 
 const KEY = parseSecretsKey('00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff');
 const OTHER = parseSecretsKey(generateSecretsKey());

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { PutSiteFlowsBody } from '../../../src/api/schemas/site-flows.schema.ts';
 import { describeStep } from '../../../src/audit/session/scripted-steps.ts';
 import { SecretsKey } from '../../../src/security/secrets.ts';
-import { openSiteFlows, sealSiteFlows } from '../../../src/security/site-flows-seal.ts';
+import { openSiteFlows, sealSiteFlows } from '../../../src/security/site-seal.ts';
 import { duplicateFlowNames, flowNameOf, flowPagePath, flowPageUrl, flowStartUrl, flowUrlsOf, summarizeSiteFlows, type SiteFlowsSetup } from '../../../src/shared/site-flows.ts';
 
 const BASE = 'https://example.org/';
