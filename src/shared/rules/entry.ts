@@ -16,6 +16,12 @@ export interface RuleEntry {
   readonly levels: readonly WcagLevel[];
   /** The severities it can be reported with. */
   readonly severities: readonly Severity[];
+  /**
+   * Further WCAG 2.2 A/AA criteria every finding of the rule also fails (from the W3C's
+   * Understanding documents and failure techniques), after the one it is reported under: a
+   * finding's `wcagCriteria` is its criterion, then these (issue 31).
+   */
+  readonly alsoFails: readonly string[];
 }
 
 /** What an engine's file writes per rule: the levels follow from the criteria. */
@@ -23,6 +29,8 @@ export interface RuleSpec {
   readonly id: string;
   readonly criteria: readonly string[];
   readonly severities: readonly Severity[];
+  /** See `RuleEntry.alsoFails`; none when unset. */
+  readonly alsoFails?: readonly string[];
 }
 
 /**
@@ -39,6 +47,7 @@ export function ruleEntries(engine: string, specs: readonly RuleSpec[]): readonl
         criteria: Object.freeze([...s.criteria]),
         levels: Object.freeze(WCAG_LEVELS.filter((l) => levels.has(l))),
         severities: Object.freeze([...s.severities]),
+        alsoFails: Object.freeze([...(s.alsoFails ?? [])]),
       });
     }),
   );
