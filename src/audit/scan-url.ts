@@ -95,7 +95,15 @@ export async function scanUrl(url: string, opts: ScanUrlOptions): Promise<ScanUr
   const onAbort = () => void tab.close();
   signal.addEventListener('abort', onAbort, { once: true });
   try {
-    const outcome = await Promise.race([runScan(url, { ...opts, signal, deadlineAt }, tab), expired]).catch((err: unknown) => {
+    // A page that loaded is checked whatever it does next: a document that went away under the
+    // checks (a navigation of its own that slipped through before it was held still) is loaded
+    // once more. A flow is never run twice (it would send its forms again).
+    const scan = () =>
+      runScan(url, { ...opts, signal, deadlineAt }, tab).catch((err: unknown) => {
+        if (opts.flow || signal.aborted || tab.broken || !DOCUMENT_GONE.test(String(err))) throw err;
+        return runScan(url, { ...opts, signal, deadlineAt }, tab);
+      });
+    const outcome = await Promise.race([scan(), expired]).catch((err: unknown) => {
       if (deadline.signal.aborted && !opts.signal?.aborted && !tab.crashed) return 'expired' as const;
       throw err;
     });
@@ -114,6 +122,9 @@ export async function scanUrl(url: string, opts: ScanUrlOptions): Promise<ScanUr
     if (!opts.tab || signal.aborted) await Promise.race([tab.close(), new Promise((r) => setTimeout(r, 5000))]);
   }
 }
+
+/** What a check throws when the document it was looking at went away (the page navigated). */
+const DOCUMENT_GONE = /Execution context was destroyed|most likely because of a navigation|frame was detached|Cannot find context with specified id/i;
 
 async function runScan(url: string, opts: ScanUrlOptions & { deadlineAt?: number }, tab: Tab): Promise<ScanUrlResult> {
   const engines = opts.engines ?? DEFAULT_ENGINES;

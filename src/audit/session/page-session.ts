@@ -182,6 +182,41 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
     return (await isLoggedIn(r.page, r.finalUrl, auth!.setup)) ? 'ok' : 'logged-out';
   }
 
+  /**
+   * One navigation, tried again once when the document asked for arrived (HTTP 2xx) but a
+   * navigation the page started itself before it was held still failed (a script or meta-refresh
+   * redirect to a host that does not answer or the policy refuses): a race lost to a refresh is
+   * won the second time. Failing again, it is a clear page error, never Chromium's error page
+   * checked as if it were the site's.
+   */
+  async function navigateOrStay(url: string, lopts: LoadOptions, again = true): Promise<OpenPageResult> {
+    let firstDocument: number | undefined;
+    const onResponse = (r: Response) => {
+      try {
+        if (firstDocument === undefined && r.request().isNavigationRequest() && r.frame() === page.mainFrame() && !(r.status() >= 300 && r.status() < 400)) {
+          firstDocument = r.status();
+        }
+      } catch {
+        // a service worker's response has no frame
+      }
+    };
+    page.on('response', onResponse);
+    const first = await navigate(url, lopts).finally(() => page.off('response', onResponse));
+    // Where the page's own navigation failed after its document arrived, Chromium shows its error
+    // page (chrome-error://) in its place: that is not the page either.
+    const wentAway = first.kind === 'loaded' ? !/^https?:/i.test(first.finalUrl) : first.error.code !== 'http_error' && first.error.code !== 'too_large';
+    if (!wentAway || firstDocument === undefined || firstDocument < 200 || firstDocument >= 300) return first;
+    lopts.signal?.throwIfAborted();
+    hold.release();
+    await leaveForBlank(page);
+    if (again) {
+      proxy?.nextPage();
+      return navigateOrStay(url, lopts, false);
+    }
+    const why = first.kind === 'page-error' ? ` (${first.error.message})` : '';
+    return pageError('connection_failed', `the page loaded, then sent the browser on by a redirect of its own (a script or a meta refresh) to an address that could not be loaded${why}`.slice(0, 500), null, firstDocument);
+  }
+
   /** One navigation to `url`, classified: loaded, or why not (data, not a failure). */
   async function navigate(url: string, lopts: LoadOptions): Promise<OpenPageResult> {
     // Held still from the first document's DOMContentLoaded on (see holdStill); set up before
@@ -277,9 +312,9 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
       pages++;
       proxy?.nextPage();
       await lopts.onLoading?.();
-      if (!auth) return navigate(url, lopts);
+      if (!auth) return navigateOrStay(url, lopts);
       if (auth.setup.login && !loggedInOnce) await login(lopts.signal);
-      const first = await navigate(url, lopts);
+      const first = await navigateOrStay(url, lopts);
       const verdict = await authVerdict(first);
       if (verdict === 'ok') return first;
       // Logged out (the session expired, or a page ended it): log in again once and reload.
@@ -287,7 +322,7 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
         const again = await login(lopts.signal);
         if (again.ok) {
           proxy?.nextPage();
-          const second = await navigate(url, lopts);
+          const second = await navigateOrStay(url, lopts);
           if ((await authVerdict(second)) === 'ok') return second;
         }
       }

@@ -51,6 +51,8 @@ describe('hostile pages end in a scan or a clear page error, and the next page s
       '/loop-b': (_req, res) => void res.writeHead(302, { location: '/loop-a' }).end(),
       '/meta-a': html(plain('Meta A', '<meta http-equiv="refresh" content="0;url=/meta-b">')),
       '/meta-b': html(plain('Meta B', '<meta http-equiv="refresh" content="0;url=/meta-a">')),
+      '/meta-away': html(plain('Meta away', '<meta http-equiv="refresh" content="0; URL=\'https://w3.org/\'">')),
+      '/script-away': html(plain('Script away', '<script>location.replace("http://127.0.0.1:1/gone")</script>')),
       '/download': (_req, res) => void res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="data.bin"' }).end(Buffer.alloc(2048)),
       '/sw.js': (_req, res) => void res.writeHead(200, { 'content-type': 'text/javascript' }).end(`self.addEventListener('fetch', (e) => e.respondWith(new Response('<title>hijacked</title>', { headers: { 'content-type': 'text/html' } })));`),
       '/service-worker': html(plain('Service worker', `<script>navigator.serviceWorker && navigator.serviceWorker.register('/sw.js').catch(() => {});</script>`)),
@@ -122,6 +124,17 @@ describe('hostile pages end in a scan or a clear page error, and the next page s
     if (r.kind === 'scanned') expect(['/meta-a', '/meta-b']).toContain(new URL(r.finalUrl).pathname);
     await expectPlainPageStillScans();
   }, 60_000);
+
+  it('checks a meta-refresh page on its own document, and never checks Chromium\'s error page for a page whose script sent it nowhere', async () => {
+    const meta = await scan('/meta-away');
+    expect(meta).toMatchObject({ kind: 'scanned', pageTitle: 'Meta away' });
+    if (meta.kind === 'scanned') expect(new URL(meta.finalUrl).pathname).toBe('/meta-away');
+    // Its script leaves before the page is held still, for an address the policy refuses.
+    const away = await scan('/script-away');
+    expect(away).toMatchObject({ kind: 'page-error', error: { code: 'connection_failed' }, httpStatus: 200 });
+    if (away.kind === 'page-error') expect(away.error.message).toMatch(/redirect of its own/);
+    await expectPlainPageStillScans();
+  }, 90_000);
 
   it('reports a download as not_html', async () => {
     expect(await scan('/download')).toMatchObject({ kind: 'page-error', error: { code: 'not_html' } });
