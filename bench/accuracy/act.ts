@@ -18,6 +18,7 @@ import {
 } from './scoring.ts';
 import { engineTimings, printEngineErrors, printGoals, printTimings, shorten, table } from './report.ts';
 import type { PageScan, Scanner } from './runner.ts';
+import { AXE_BEST_PRACTICE_CRITERIA } from '../../src/shared/rules/index.ts';
 import { startStaticServer } from '../../test/support/static-server.ts';
 
 export const ACT_SITE = path.resolve(import.meta.dirname, '..', '..', '..', 'shared', 'corpora', 'act-rules', 'site');
@@ -59,7 +60,12 @@ export function viewsOf(scan: PageScan, axeCoreIds: ReadonlySet<string>): Record
   const axe = scan.engines.find((e) => e.engine === 'axe');
   // axe-core alone: the axe engine's axe-core rules, with color-contrast as plain axe-core says it
   // where the harness ran it (the engine takes away background images that fail to load).
-  const own = (axe?.findings ?? []).filter((f) => axeCoreIds.has(f.ruleId));
+  // axe-core alone is axe with the WCAG tags, scored as it reports: the best-practice rules the
+  // service adds (issue 31) and the further criteria the service gives axe's findings are the
+  // service's, not axe's.
+  const own = (axe?.findings ?? [])
+    .filter((f) => axeCoreIds.has(f.ruleId) && !AXE_BEST_PRACTICE_CRITERIA[f.ruleId])
+    .map(({ criteria: _criteria, ...f }) => f);
   views['axe-core'] = scan.baseline ? [...own.filter((f) => f.ruleId !== 'color-contrast'), ...scan.baseline] : own;
   for (const e of scan.engines) views[`engine:${e.engine}`] = e.findings;
   return views;

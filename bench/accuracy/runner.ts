@@ -67,6 +67,7 @@ export function compact(f: FindingDraft): Finding {
     ruleId: f.ruleId,
     type: f.type as Outcome,
     criterion: f.wcagCriterion,
+    ...(f.wcagCriteria.length > 1 ? { criteria: f.wcagCriteria } : {}),
     selector: f.elementSelector,
     engine: typeof f.data.engine === 'string' ? f.data.engine : undefined,
     ...(Array.isArray(also) && also.length ? { also: also.map(String) } : {}),

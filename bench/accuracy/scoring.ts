@@ -11,6 +11,8 @@ export interface Finding {
   ruleId: string;
   type: Outcome;
   criterion: string;
+  /** Every criterion it fails, the primary (`criterion`) first (`wcagCriteria`); unset: the primary only. */
+  criteria?: readonly string[];
   selector: string;
   /** The engine that produced it (`data.engine`). */
   engine?: string;
@@ -173,9 +175,13 @@ export function buildActMap(...sources: ReadonlyArray<Iterable<readonly [string,
   return map;
 }
 
-/** Whether `f` is about the ACT rule: same WCAG criterion, or an engine rule declared to implement it. */
+/**
+ * Whether `f` is about the ACT rule: one of its WCAG criteria (the primary or a further one) is
+ * the rule's, or an engine rule declared to implement it.
+ */
 export function belongs(f: Finding, actRuleId: string, criteria: ReadonlySet<string>, actMap: ActMap): boolean {
   if (criteria.has(f.criterion)) return true;
+  if (f.criteria?.some((c) => criteria.has(c))) return true;
   if (actMap.get(f.ruleId)?.has(actRuleId)) return true;
   return (f.also ?? []).some((r) => actMap.get(r)?.has(actRuleId) ?? false);
 }

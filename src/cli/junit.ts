@@ -41,6 +41,7 @@ function failureBody(issue: AuditIssue): string {
     issue.description,
     issue.fixSuggestion ? `How to fix: ${issue.fixSuggestion}` : '',
     `WCAG ${issue.wcagCriterion}${issue.wcagLevel ? ` (level ${issue.wcagLevel})` : ''}, ${issue.severity}, ${issue.type}${issue.isNew ? ', new' : ''}`,
+    issue.wcagCriteria.length > 1 ? `Also fails: WCAG ${issue.wcagCriteria.filter((c) => c !== issue.wcagCriterion).join(', ')}` : '',
     `Rule: ${issue.ruleId}${issue.helpUrl ? ` (${issue.helpUrl})` : ''}`,
     `Element: ${issue.selector}`,
     issue.elementHtml ? `HTML: ${issue.elementHtml}` : '',

@@ -80,7 +80,10 @@ function collectRules(issues: readonly AuditIssue[]): RuleInfo[] {
       rule = { id: issue.ruleId, criteria: new Map(), helpUri: undefined, level: 'note' };
       rules.set(issue.ruleId, rule);
     }
-    if (issue.wcagCriterion) rule.criteria.set(issue.wcagCriterion, issue.wcagLevel);
+    // Every criterion the issue fails, each with its own level (the issue's is the lowest of them).
+    for (const c of issue.wcagCriteria.length ? issue.wcagCriteria : issue.wcagCriterion ? [issue.wcagCriterion] : []) {
+      if (!rule.criteria.has(c)) rule.criteria.set(c, successCriterion(c)?.level ?? (c === issue.wcagCriterion ? issue.wcagLevel : ''));
+    }
     rule.helpUri ??= absoluteUrl(issue.helpUrl);
     const level = sarifLevel(issue);
     if (LEVEL_RANK[level] < LEVEL_RANK[rule.level]) rule.level = level;
@@ -130,6 +133,7 @@ export function buildSarif(input: SarifInput) {
       severity: issue.severity,
       wcagCriterion: issue.wcagCriterion,
       wcagLevel: issue.wcagLevel,
+      wcagCriteria: issue.wcagCriteria,
       type: issue.type,
       elementHtml: issue.elementHtml,
     },

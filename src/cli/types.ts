@@ -27,6 +27,8 @@ export interface ApiIssue {
   severity: Severity;
   wcagCriterion: string;
   wcagLevel: string;
+  /** Every criterion the issue fails, the primary first (absent from servers before issue 31). */
+  wcagCriteria?: unknown;
   elementSelector: string;
   elementHtml: string;
   description: string;
@@ -98,6 +100,8 @@ export interface AuditIssue {
   severity: Severity;
   wcagCriterion: string;
   wcagLevel: string;
+  /** Every criterion it fails, the primary first (never empty where `wcagCriterion` is set). */
+  wcagCriteria: string[];
   ruleId: string;
   selector: string;
   elementHtml: string;
@@ -105,6 +109,13 @@ export interface AuditIssue {
   fixSuggestion: string;
   helpUrl: string | null;
   isNew: boolean;
+}
+
+/** The issue's criteria, the primary first: what the server sent, or its primary alone. */
+function criteriaOf(issue: ApiIssue): string[] {
+  const primary = typeof issue.wcagCriterion === 'string' && issue.wcagCriterion !== '' ? [issue.wcagCriterion] : [];
+  const sent = Array.isArray(issue.wcagCriteria) ? issue.wcagCriteria.filter((c): c is string => typeof c === 'string' && c !== '') : [];
+  return [...new Set([...primary, ...sent])];
 }
 
 export function toAuditIssue(issue: ApiIssue, pageUrl: string, isNew: boolean): AuditIssue {
@@ -117,6 +128,7 @@ export function toAuditIssue(issue: ApiIssue, pageUrl: string, isNew: boolean): 
     severity: issue.severity,
     wcagCriterion: text(issue.wcagCriterion),
     wcagLevel: text(issue.wcagLevel),
+    wcagCriteria: criteriaOf(issue),
     ruleId: issue.axeRuleId,
     selector: issue.elementSelector,
     elementHtml: text(issue.elementHtml),

@@ -41,6 +41,8 @@ export interface FindingsTable {
   severity: 'critical' | 'serious' | 'moderate' | 'minor';
   wcag_criterion: string;
   wcag_level: 'A' | 'AA';
+  /** Every criterion it fails, `wcag_criterion` first (a trigger fills it from `wcag_criterion` when empty). */
+  wcag_criteria: ColumnType<string[], string[] | undefined, string[]>;
   element_selector: string;
   element_html: string;
   engine_help: string;
@@ -176,6 +178,8 @@ export interface IssuesTable {
   page_url: Generated<string>;
   wcag_criterion: string;
   wcag_level: 'A' | 'AA';
+  /** Every criterion it fails, `wcag_criterion` first (a trigger fills it from `wcag_criterion` when empty). */
+  wcag_criteria: ColumnType<string[], string[] | undefined, string[]>;
   element_selector: string;
   element_html: string;
   description: string;

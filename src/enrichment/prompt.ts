@@ -205,7 +205,13 @@ export function pageData(group: EnrichmentGroup): Record<string, unknown> {
       description: clip(f.engineDescription, PROMPT_LIMITS.engineText),
       ...(f.helpUrl ? { helpUrl: clip(f.helpUrl, PROMPT_LIMITS.url) } : {}),
     },
-    wcag: { criterion: f.wcagCriterion, title: sc?.title ?? null, level: sc?.level ?? f.wcagLevel },
+    wcag: {
+      criterion: f.wcagCriterion,
+      title: sc?.title ?? null,
+      level: sc?.level ?? f.wcagLevel,
+      // The further criteria the same failure fails, where there are any (issue 31).
+      ...(f.wcagCriteria && f.wcagCriteria.length > 1 ? { alsoFails: f.wcagCriteria.filter((c) => c !== f.wcagCriterion) } : {}),
+    },
     severity: f.severity,
     type: f.type,
     elementCount: group.members.length,

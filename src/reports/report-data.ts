@@ -88,6 +88,7 @@ export function toGroups(rows: readonly GroupRow[], pictureUrl?: PictureUrl): Is
       wcagCriterion: r.wcagCriterion,
       criterionTitle: successCriterion(r.wcagCriterion)?.title ?? r.wcagCriterion,
       wcagLevel: r.wcagLevel,
+      wcagCriteria: r.wcagCriteria,
       principle: principleOf(r.wcagCriterion),
       severity: r.severity,
       type: r.type,
@@ -142,10 +143,14 @@ export function topPriorities(groups: readonly IssueGroup[], max = 5): TopPriori
     }));
 }
 
-/** Every WCAG 2.2 A/AA criterion with what the automated checks found for it. */
+/**
+ * Every WCAG 2.2 A/AA criterion with what the automated checks found for it. A group counts under
+ * each of its criteria (`wcagCriteria`), the primary and the further ones: an unlabelled field
+ * makes 4.1.2, 1.3.1 and 3.3.2 fail, and its issues are counted in each of those rows.
+ */
 export function criteriaResults(groups: readonly IssueGroup[], passes: readonly PassRow[]): CriterionResult[] {
   return WCAG22_A_AA.map((sc) => {
-    const failing = groups.filter((g) => g.wcagCriterion === sc.id);
+    const failing = groups.filter((g) => g.wcagCriterion === sc.id || g.wcagCriteria.includes(sc.id));
     const passed = passes.filter((p) => p.wcagCriterion === sc.id);
     const rules = [...new Set([...failing.map((g) => g.ruleId), ...passed.map((p) => p.ruleId)])].sort();
     const result: CriterionResult['result'] = failing.some((g) => g.type === 'confirmed')

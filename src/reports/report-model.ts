@@ -107,6 +107,7 @@ export interface CriterionResult {
   /** fails: a confirmed issue; needs_review: only undecided ones; passed: checked, nothing found; not_checked: no automated check ran. */
   result: 'fails' | 'needs_review' | 'passed' | 'not_checked';
   rules: string[];
+  /** Issues failing it: an issue with several criteria counts under each (so the rows do not add up to the total). */
   issues: number;
   pages: number;
 }
@@ -141,6 +142,8 @@ export interface IssueGroup {
   wcagCriterion: string;
   criterionTitle: string;
   wcagLevel: WcagLevel;
+  /** Every criterion the group's issues fail, the primary (`wcagCriterion`) first. */
+  wcagCriteria: string[];
   principle: WcagPrinciple;
   /** The worst severity among the group's issues. */
   severity: Severity;

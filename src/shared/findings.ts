@@ -10,8 +10,16 @@ export interface FindingDraft {
   ruleId: string;
   type: IssueType;
   severity: Severity;
+  /** The criterion it is reported under (the primary): `wcagCriteria[0]`. */
   wcagCriterion: string;
+  /** The lowest level among `wcagCriteria`: `A` if any of them is an A criterion. */
   wcagLevel: WcagLevel;
+  /**
+   * Every WCAG 2.2 A/AA criterion the failure fails, the primary first, each once (issue 31): the
+   * rule's criterion, then the further ones the W3C's failure techniques and Understanding
+   * documents tie to it (the catalogue's `alsoFails`). Not part of the issue's identity.
+   */
+  wcagCriteria: string[];
   elementSelector: string;
   elementHtml: string;
   engineHelp: string;
@@ -130,5 +138,5 @@ export interface FindingRecord extends NewFindingRecord {
 /** What a finding and the issue it becomes both say about the failing element. */
 export type ElementFailure = Pick<
   FindingRecord,
-  'fingerprint' | 'groupKey' | 'state' | 'viewport' | 'ruleId' | 'type' | 'severity' | 'wcagCriterion' | 'wcagLevel' | 'elementSelector' | 'elementHtml' | 'description' | 'fixSuggestion' | 'helpUrl' | 'data'
+  'fingerprint' | 'groupKey' | 'state' | 'viewport' | 'ruleId' | 'type' | 'severity' | 'wcagCriterion' | 'wcagLevel' | 'wcagCriteria' | 'elementSelector' | 'elementHtml' | 'description' | 'fixSuggestion' | 'helpUrl' | 'data'
 >;

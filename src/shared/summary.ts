@@ -9,6 +9,8 @@ export interface EnrichableFinding {
   severity: Severity;
   wcagCriterion: string;
   wcagLevel: 'A' | 'AA';
+  /** Every criterion it fails, the primary first (unset: the primary only). */
+  wcagCriteria?: readonly string[];
   elementSelector: string;
   engineHelp: string;
   engineDescription: string;

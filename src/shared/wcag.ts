@@ -86,6 +86,37 @@ export function criterionFromTag(tag: string): string | undefined {
   return m ? `${m[1]}.${m[2]}.${Number(m[3])}` : undefined;
 }
 
+/** Every WCAG 2.2 A/AA criterion of a rule's tags, in the rule's own order, each once. */
+export function criteriaForTags(tags: readonly string[]): string[] {
+  return wcagCriteria(tags.map((t) => criterionFromTag(t)).filter((c): c is string => c !== undefined));
+}
+
+/**
+ * A finding's criteria (issue 31): the given ones in order, each once, WCAG 2.2 A/AA only (AAA
+ * criteria and 4.1.1 Parsing drop out). The first is the primary, the one it is reported under.
+ */
+export function wcagCriteria(ids: Iterable<string>): string[] {
+  const out: string[] = [];
+  for (const id of ids) if (byId.has(id) && !out.includes(id)) out.push(id);
+  return out;
+}
+
+/** The lowest level among criteria: `A` if any is an A criterion, else `AA` (undefined for none). */
+export function lowestLevel(ids: Iterable<string>): WcagLevel | undefined {
+  let level: WcagLevel | undefined;
+  for (const id of ids) {
+    const sc = byId.get(id);
+    if (sc?.level === 'A') return 'A';
+    if (sc) level = sc.level;
+  }
+  return level;
+}
+
+/** The criteria of a level, for the `wcagLevel` filter: an issue matches when any of its criteria is one. */
+export function criteriaOfLevel(level: WcagLevel): string[] {
+  return WCAG22_A_AA.filter((sc) => sc.level === level).map((sc) => sc.id);
+}
+
 /**
  * The WCAG 2.2 A/AA criterion a rule is reported under: the first criterion tag, in the rule's
  * own order, that names an A or AA criterion of WCAG 2.2. Undefined means: not an issue.

@@ -5,6 +5,7 @@ import { ISSUE_TYPES, SEVERITIES, WCAG_LEVELS } from '../../shared/contracts.ts'
 import type { AppDeps, HonoEnv } from '../env.ts';
 import { ApiError } from '../errors.ts';
 import { envelope, envelopeSchema, paginationQuery, problemResponses, uuidParam } from '../schemas/common.schema.ts';
+import { WcagCriteriaSchema } from '../schemas/scan.schema.ts';
 import { IssueQuery } from '../schemas/site.schema.ts';
 import { jsonContent, requireSite } from './route-helpers.ts';
 
@@ -13,7 +14,8 @@ export const IssueGroupSchema = z
     groupKey: z.string().openapi({ description: 'Stable across pages and crawls: the rule, the element\u2019s selector path and its HTML shape, not the page URL' }),
     ruleId: z.string(),
     wcagCriterion: z.string(),
-    wcagLevel: z.enum(WCAG_LEVELS),
+    wcagLevel: z.enum(WCAG_LEVELS).openapi({ description: 'The lowest level among `wcagCriteria`' }),
+    wcagCriteria: WcagCriteriaSchema,
     severity: z.enum(SEVERITIES).openapi({ description: 'The worst severity among the members' }),
     type: z.enum(ISSUE_TYPES).openapi({ description: '`confirmed` when any member is confirmed' }),
     pages: z.number().int().openapi({ description: 'Pages the group appears on' }),

@@ -56,13 +56,22 @@ export const ViewportSchema = z
     description: 'The viewport the issue was found at, on crawls that check several (`desktop`, `mobile` or a width in CSS px); null otherwise. Part of the issue\u2019s identity.',
   });
 
+export const WcagCriteriaSchema = z.array(z.string()).openapi('WcagCriteria', {
+  description:
+    'Every WCAG 2.2 A/AA criterion the issue fails, the primary (`wcagCriterion`) first, each once: the rule\u2019s criterion, then those the W3C\u2019s ' +
+    'failure techniques and Understanding documents tie to the same failure (an unlabelled field: 4.1.2, 1.3.1, 3.3.2; a link without a name: ' +
+    '2.4.4, 4.1.2). docs/checks.md says how they are chosen. The issue lists\u2019 `wcagCriterion` and `wcagLevel` filters match any of them.',
+  example: ['4.1.2', '1.3.1', '3.3.2'],
+});
+
 export const ScanIssueSchema = z
   .object({
     id: z.uuid(),
     type: IssueTypeSchema.openapi({ description: '`confirmed`: the rule failed; `needs_review`: the engine could not decide.' }),
     severity: SeveritySchema,
-    wcagCriterion: z.string().openapi({ example: '1.1.1' }),
-    wcagLevel: z.enum(WCAG_LEVELS),
+    wcagCriterion: z.string().openapi({ description: 'The criterion the issue is reported under (the primary): `wcagCriteria[0]`.', example: '1.1.1' }),
+    wcagLevel: z.enum(WCAG_LEVELS).openapi({ description: 'The lowest level among `wcagCriteria`: `A` when any of them is an A criterion.' }),
+    wcagCriteria: WcagCriteriaSchema,
     elementSelector: z.string(),
     elementHtml: z.string(),
     description: z.string(),

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { SEVERITIES, WCAG_LEVELS, ISSUE_TYPES } from '../../shared/contracts.ts';
 import { isViewportName, MAX_VIEWPORT_WIDTH, MAX_VIEWPORTS, MIN_VIEWPORT_WIDTH, viewportsProblem } from '../../shared/viewports.ts';
-import { EvidenceSchema, InteractionStateSchema, TargetUrl, ViewportSchema } from './scan.schema.ts';
+import { EvidenceSchema, InteractionStateSchema, TargetUrl, ViewportSchema, WcagCriteriaSchema } from './scan.schema.ts';
 
 export const CRAWL_STATUSES = ['queued', 'running', 'completed', 'completed_partial', 'cancelled', 'failed'] as const;
 export const ISSUE_STATUSES = ['open', 'fixed', 'dismissed', 'cant_fix'] as const;
@@ -152,8 +152,9 @@ export const IssueSchema = z
     pageUrl: z.string(),
     type: z.enum(ISSUE_TYPES),
     severity: z.enum(SEVERITIES),
-    wcagCriterion: z.string(),
-    wcagLevel: z.enum(WCAG_LEVELS),
+    wcagCriterion: z.string().openapi({ description: 'The criterion the issue is reported under (the primary): `wcagCriteria[0]`.', example: '4.1.2' }),
+    wcagLevel: z.enum(WCAG_LEVELS).openapi({ description: 'The lowest level among `wcagCriteria`: `A` when any of them is an A criterion.' }),
+    wcagCriteria: WcagCriteriaSchema,
     elementSelector: z.string(),
     elementHtml: z.string(),
     description: z.string(),
@@ -206,7 +207,15 @@ export const PageDetailSchema = PageSchema.extend({ scans: z.array(PageScanSchem
 
 export const IssueQuery = z.object({
   severity: z.enum(SEVERITIES, { message: `severity must be one of ${SEVERITIES.join(', ')}` }).optional().openapi({ param: { name: 'severity', in: 'query' } }),
-  wcagLevel: z.enum(WCAG_LEVELS, { message: 'wcagLevel must be A or AA' }).optional().openapi({ param: { name: 'wcagLevel', in: 'query' } }),
+  wcagLevel: z
+    .enum(WCAG_LEVELS, { message: 'wcagLevel must be A or AA' })
+    .optional()
+    .openapi({ param: { name: 'wcagLevel', in: 'query' }, description: 'Issues with a criterion of this level among their `wcagCriteria` (not only the primary)' }),
+  wcagCriterion: z
+    .string()
+    .regex(/^[1-4]\.[1-9]\.[1-9][0-9]?$/, 'wcagCriterion must be a WCAG success criterion number such as 1.3.1')
+    .optional()
+    .openapi({ param: { name: 'wcagCriterion', in: 'query' }, description: 'Issues failing this criterion, as their primary or any other of their `wcagCriteria`, e.g. `3.3.2`' }),
   status: z.enum(ISSUE_STATUSES, { message: `status must be one of ${ISSUE_STATUSES.join(', ')}` }).optional().openapi({ param: { name: 'status', in: 'query' } }),
   pageId: z.uuid({ message: 'pageId must be a UUID' }).optional().openapi({ param: { name: 'pageId', in: 'query' } }),
   type: z

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright';
 import type { IssueType, Severity } from '../../shared/contracts.ts';
-import { successCriterion } from '../../shared/wcag.ts';
+import { lowestLevel, successCriterion, wcagCriteria } from '../../shared/wcag.ts';
 import { ruleEntry } from '../../shared/rules/index.ts';
 import type { FindingDraft, PassedRule } from '../../shared/findings.ts';
 
@@ -66,7 +66,8 @@ const MAX_HTML = 4000;
 /**
  * A finding of one of the service's own checks, in the shape axe's findings have. The rule must
  * be in the rule catalogue (src/shared/rules), with this criterion and this severity among its
- * entry's: code and catalogue cannot drift apart without the engines' tests failing.
+ * entry's: code and catalogue cannot drift apart without the engines' tests failing. Its criteria
+ * are this criterion, then the entry's `alsoFails`; its level the lowest of them.
  */
 export function ownFinding(input: OwnFindingInput): FindingDraft {
   const sc = successCriterion(input.criterion);
@@ -79,12 +80,14 @@ export function ownFinding(input: OwnFindingInput): FindingDraft {
   if (!rule.severities.includes(input.severity)) {
     throw new Error(`${input.ruleId}: severity ${input.severity} is not in the rule catalogue's entry (${rule.severities.join(', ')})`);
   }
+  const criteria = wcagCriteria([sc.id, ...rule.alsoFails]);
   return {
     ruleId: input.ruleId,
     type: input.type,
     severity: input.severity,
     wcagCriterion: sc.id,
-    wcagLevel: sc.level,
+    wcagLevel: lowestLevel(criteria) ?? sc.level,
+    wcagCriteria: criteria,
     elementSelector: input.selector.replace(/\s+/g, ' ').trim(),
     elementHtml: input.html.length > MAX_HTML ? `${input.html.slice(0, MAX_HTML)}…` : input.html,
     engineHelp: input.help,

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { parseDocument } from 'htmlparser2';
 import type { InteractionState, IssueType, Severity, ViewportName } from '../../shared/contracts.ts';
 import { SEVERITIES } from '../../shared/contracts.ts';
-import { criterionForTags } from '../../shared/wcag.ts';
+import { AXE_BEST_PRACTICE_CRITERIA, ruleEntry } from '../../shared/rules/index.ts';
+import { criteriaForTags, lowestLevel, wcagCriteria } from '../../shared/wcag.ts';
 import type { FindingDraft, PassedRule, ContrastFacts, ElementFacts, ReviewFacts, EngineFacts } from '../../shared/findings.ts';
 
 /** One check of an axe node result (axe-core's CheckResult, narrowed): what it measured and said. */
@@ -208,8 +209,23 @@ function severityOf(v: string | null | undefined): Severity | undefined {
 }
 
 /**
- * One draft per failing element of every rule that maps to a WCAG 2.2 A/AA criterion.
- * Rules without such a criterion (best practices, AAA) are dropped: they are not issues.
+ * Every WCAG 2.2 A/AA criterion a finding of an axe rule fails, the primary first: the criteria of
+ * the rule's tags in its own order, then the further ones of the rule's catalogue entry
+ * (`alsoFails`: `AXE_ALSO_FAILS`, or a service rule's own). A best-practice rule (no WCAG tag)
+ * has criteria only where the catalogue lists it with a documented failure
+ * (`AXE_BEST_PRACTICE_CRITERIA`); `ruleId` is the id it is reported under (`target-size-mobile`).
+ * Empty: not an issue.
+ */
+export function axeCriteria(axeRuleId: string, tags: readonly string[], ruleId: string = axeRuleId): string[] {
+  const fromTags = criteriaForTags(tags);
+  const entry = ruleEntry(ruleId);
+  if (fromTags.length > 0) return wcagCriteria([...fromTags, ...(entry?.alsoFails ?? [])]);
+  return AXE_BEST_PRACTICE_CRITERIA[axeRuleId] && entry ? wcagCriteria([...entry.criteria, ...entry.alsoFails]) : [];
+}
+
+/**
+ * One draft per failing element of every rule that maps to a WCAG 2.2 A/AA criterion (`axeCriteria`).
+ * Rules without one (AAA, best practices with no documented WCAG failure) are dropped: they are not issues.
  */
 export function findingsFromAxe(
   rules: readonly AxeRuleResult[],
@@ -218,16 +234,18 @@ export function findingsFromAxe(
 ): FindingDraft[] {
   const out: FindingDraft[] = [];
   for (const rule of rules) {
-    const sc = criterionForTags(rule.tags);
-    if (!sc) continue;
     const ruleId = opts.ruleIdFor ? opts.ruleIdFor(rule.id) : rule.id;
+    const criteria = axeCriteria(rule.id, rule.tags, ruleId);
+    const primary = criteria[0];
+    if (!primary) continue;
     for (const node of rule.nodes) {
       out.push({
         ruleId,
         type,
         severity: severityOf(node.impact) ?? severityOf(rule.impact) ?? 'moderate',
-        wcagCriterion: sc.id,
-        wcagLevel: sc.level,
+        wcagCriterion: primary,
+        wcagLevel: lowestLevel(criteria)!,
+        wcagCriteria: criteria,
         elementSelector: selectorFromTarget(node.target),
         elementHtml: node.html.length > MAX_HTML ? `${node.html.slice(0, MAX_HTML)}…` : node.html,
         engineHelp: rule.help,
@@ -242,17 +260,27 @@ export function findingsFromAxe(
 }
 
 /**
- * One issue per element per criterion: the first draft (in the order given) wins, and the
- * rules that found the same thing later are noted in its data as `alsoFlaggedBy`.
+ * One issue per element per primary criterion: the first draft (in the order given) wins, and
+ * the rules that found the same thing later are noted in its data as `alsoFlaggedBy`; their
+ * further criteria join the winner's (after its own), since the same element fails them. Drafts
+ * whose primaries differ stay apart even where their further criteria overlap (an unlabelled
+ * field under 4.1.2 and its group under 1.3.1 are two failures): merging is by the primary only,
+ * so the issues a page has, and their fingerprints, are what they were before `wcagCriteria`.
  */
 export function mergeFindings(drafts: readonly FindingDraft[]): FindingDraft[] {
   const byKey = new Map<string, FindingDraft>();
   for (const d of drafts) {
     const key = `${d.wcagCriterion}\u0000${d.elementSelector}`;
     const first = byKey.get(key);
+    // A draft made without criteria (an older caller) fails its primary only.
+    const criteria = d.wcagCriteria ?? [d.wcagCriterion];
     if (!first) {
-      byKey.set(key, { ...d, data: { ...d.data } });
+      byKey.set(key, { ...d, wcagCriteria: [...criteria], data: { ...d.data } });
       continue;
+    }
+    if (criteria.some((c) => !first.wcagCriteria.includes(c))) {
+      first.wcagCriteria = wcagCriteria([...first.wcagCriteria, ...criteria]);
+      first.wcagLevel = lowestLevel(first.wcagCriteria) ?? first.wcagLevel;
     }
     if (first.ruleId !== d.ruleId) {
       const also = (first.data.alsoFlaggedBy as string[] | undefined) ?? [];
@@ -266,8 +294,8 @@ export function mergeFindings(drafts: readonly FindingDraft[]): FindingDraft[] {
 export function passedRules(rules: readonly AxeRuleResult[], counts: Readonly<Record<string, number>> = {}): PassedRule[] {
   const out: PassedRule[] = [];
   for (const rule of rules) {
-    const sc = criterionForTags(rule.tags);
-    if (sc) out.push({ ruleId: rule.id, help: rule.help, wcagCriterion: sc.id, elements: counts[rule.id] ?? rule.nodes.length });
+    const criterion = axeCriteria(rule.id, rule.tags)[0];
+    if (criterion) out.push({ ruleId: rule.id, help: rule.help, wcagCriterion: criterion, elements: counts[rule.id] ?? rule.nodes.length });
   }
   return out;
 }

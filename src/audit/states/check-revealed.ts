@@ -1,8 +1,7 @@
 import type { JSHandle, Page } from 'playwright';
-import { AXE_WCAG_TAGS } from '../../shared/wcag.ts';
 import type { FindingDraft } from '../../shared/findings.ts';
-import { findingsFromAxe, type AxeRuleResult } from '../findings/findings.ts';
-import { AXE_EXPERIMENTAL } from '../engines/axe/axe.engine.ts';
+import type { AxeRuleResult } from '../findings/findings.ts';
+import { axeDrafts, axeRuleSelection } from '../engines/axe/axe.engine.ts';
 import type { AxeRunResults } from '../session/in-page.ts';
 import { inPage, type Probe } from './probe.ts';
 
@@ -13,8 +12,7 @@ import { inPage, type Probe } from './probe.ts';
  */
 export async function checkRevealed(page: Page, probe: JSHandle<Probe>): Promise<FindingDraft[]> {
   const options = {
-    runOnly: { type: 'tag', values: [...AXE_WCAG_TAGS] },
-    rules: Object.fromEntries(Object.keys(AXE_EXPERIMENTAL).map((id) => [id, { enabled: true }])),
+    ...axeRuleSelection(),
     resultTypes: ['violations', 'incomplete'],
     reporter: 'a11y-audit',
     iframes: false,
@@ -29,11 +27,5 @@ export async function checkRevealed(page: Page, probe: JSHandle<Probe>): Promise
     { probe, options },
   );
   if (!results) return [];
-  const violations = results.violations as AxeRuleResult[];
-  const incomplete = results.incomplete as AxeRuleResult[];
-  return [
-    ...findingsFromAxe(violations.filter((r) => (AXE_EXPERIMENTAL[r.id]?.violations ?? 'confirmed') === 'confirmed'), 'confirmed'),
-    ...findingsFromAxe(violations.filter((r) => AXE_EXPERIMENTAL[r.id]?.violations === 'needs_review'), 'needs_review'),
-    ...findingsFromAxe(incomplete.filter((r) => AXE_EXPERIMENTAL[r.id]?.incomplete !== 'drop'), 'needs_review'),
-  ];
+  return axeDrafts(results.violations as AxeRuleResult[], results.incomplete as AxeRuleResult[]);
 }

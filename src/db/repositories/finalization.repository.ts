@@ -79,6 +79,9 @@ async function diffAndEndCrawl(db: Kysely<DB>, crawlId: string, opts: FinalizeOp
                 'alsoFlaggedBy', coalesce(findings.data->'alsoFlaggedBy', '[]'::jsonb) || to_jsonb(excluded.rule_id),
                 'pagesWithTitle', excluded.data->'pagesWithTitle',
                 'otherPages', excluded.data->'otherPages')`,
+              // Its further criteria, if any, join the finding's (after them), as in mergeFindings.
+              wcag_criteria: sql`findings.wcag_criteria || array(select c from unnest(excluded.wcag_criteria) c where c <> all(findings.wcag_criteria))`,
+              wcag_level: sql`least(findings.wcag_level, excluded.wcag_level)`,
             }),
           )
           .execute();
@@ -100,16 +103,16 @@ async function diffAndEndCrawl(db: Kysely<DB>, crawlId: string, opts: FinalizeOp
       returning i.id`.execute(trx);
 
     const upserted = await sql<{ inserted: boolean }>`
-      insert into issues (site_id, page_id, fingerprint, group_key, state, viewport, rule_id, type, severity, wcag_criterion, wcag_level, element_selector,
+      insert into issues (site_id, page_id, fingerprint, group_key, state, viewport, rule_id, type, severity, wcag_criterion, wcag_level, wcag_criteria, element_selector,
                           element_html, description, fix_suggestion, help_url, data, status, status_history, status_history_total, last_finding_id,
                           first_crawl_id, last_crawl_id, first_seen_at, last_seen_at)
-      select ${siteId}, f.page_id, f.fingerprint, f.group_key, f.state, f.viewport, f.rule_id, f.type, f.severity, f.wcag_criterion, f.wcag_level, f.element_selector,
+      select ${siteId}, f.page_id, f.fingerprint, f.group_key, f.state, f.viewport, f.rule_id, f.type, f.severity, f.wcag_criterion, f.wcag_level, f.wcag_criteria, f.element_selector,
              f.element_html, f.description, f.fix_suggestion, f.help_url, f.data, 'open', ${historyEntry(null, 'open', crawlId)}, 1, f.id,
              ${crawlId}, ${crawlId}, now(), now()
       from crawl_findings f
       on conflict (site_id, fingerprint) do update set
         page_id = excluded.page_id, group_key = coalesce(excluded.group_key, issues.group_key), type = excluded.type, severity = excluded.severity, wcag_criterion = excluded.wcag_criterion,
-        wcag_level = excluded.wcag_level, element_html = excluded.element_html, description = excluded.description,
+        wcag_level = excluded.wcag_level, wcag_criteria = excluded.wcag_criteria, element_html = excluded.element_html, description = excluded.description,
         fix_suggestion = excluded.fix_suggestion, help_url = excluded.help_url, data = excluded.data,
         last_finding_id = excluded.last_finding_id, last_crawl_id = excluded.last_crawl_id, last_seen_at = now(), updated_at = now()
       returning (xmax = 0) as inserted`.execute(trx);

@@ -10,10 +10,26 @@ import type { IssueStatus } from '../../shared/contracts.ts';
 import { isCrawlEnded } from './crawl.repository.ts';
 import { severityOfRank, severityRank } from './severity.ts';
 import { cacheOf } from './versioned-cache.ts';
+import { criteriaOfLevel, wcagCriteria } from '../../shared/wcag.ts';
+
+/**
+ * The `wcagCriterion` and `wcagLevel` filters of issues and findings (`alias`): each matches any
+ * of the row's criteria (`wcag_criteria`, the primary first), not only the primary.
+ */
+export function criteriaFilters(alias: 'fi' | 'i', f: Pick<IssueGroupFilters, 'wcagCriterion' | 'wcagLevel'>) {
+  const col = sql.ref(`${alias}.wcag_criteria`);
+  return [
+    f.wcagCriterion ? sql<boolean>`${col} @> array[${f.wcagCriterion}]::text[]` : null,
+    f.wcagLevel ? sql<boolean>`${col} && ${sql.val(criteriaOfLevel(f.wcagLevel))}::text[]` : null,
+  ];
+}
 
 export interface IssueGroupFilters {
   severity?: Severity;
+  /** Issues with a criterion of this level among their criteria (`wcagCriteria`), not only the primary's. */
   wcagLevel?: WcagLevel;
+  /** Issues failing this criterion, primary or further (`wcagCriteria`). */
+  wcagCriterion?: string;
   status?: IssueStatus;
   pageId?: string;
   type?: IssueType;
@@ -25,6 +41,8 @@ export interface IssueGroupRecord {
   ruleId: string;
   wcagCriterion: string;
   wcagLevel: WcagLevel;
+  /** Every criterion its members fail, the primary first. */
+  wcagCriteria: string[];
   severity: Severity;
   type: IssueType;
   pages: number;
@@ -76,7 +94,7 @@ async function allGroups(db: Database, siteId: string, crawlId: string, f: Issue
   const where = [
     sql`ps.kind = 'crawl' and ps.crawl_id = ${crawlId} and ps.status in ('completed', 'completed_partial')`,
     f.severity ? sql`fi.severity = ${f.severity}` : null,
-    f.wcagLevel ? sql`fi.wcag_level = ${f.wcagLevel}` : null,
+    ...criteriaFilters('fi', f),
     f.type ? sql`fi.type = ${f.type}` : null,
     f.ruleId ? sql`fi.rule_id = ${f.ruleId}` : null,
     f.pageId ? sql`ps.page_id = ${f.pageId}` : null,
@@ -116,7 +134,7 @@ export async function listIssueGroups(
     .where('c.id', '=', crawlId)
     .executeTakeFirst();
   const ended = state !== undefined && isCrawlEnded(state.status);
-  const key = `${siteId}:${crawlId}:${JSON.stringify([f.severity, f.wcagLevel, f.type, f.ruleId, f.pageId, f.status])}`;
+  const key = `${siteId}:${crawlId}:${JSON.stringify([f.severity, f.wcagLevel, f.wcagCriterion, f.type, f.ruleId, f.pageId, f.status])}`;
   let groups = ended ? endedCrawlGroups(db).get(key, state.issues_version) : undefined;
   if (groups === undefined) {
     groups = await allGroups(db, siteId, crawlId, f);
@@ -130,7 +148,7 @@ export async function listIssueGroups(
         .selectFrom('findings as fi')
         .innerJoin('page_scans as ps', 'ps.id', 'fi.page_scan_id')
         .leftJoin('issues as i', (j) => j.onRef('i.fingerprint', '=', 'fi.fingerprint').on('i.site_id', '=', siteId))
-        .select(['fi.id', 'ps.url', 'fi.element_selector', 'fi.element_html', 'fi.description', 'fi.fix_suggestion', 'i.id as issue_id'])
+        .select(['fi.id', 'ps.url', 'fi.element_selector', 'fi.element_html', 'fi.description', 'fi.fix_suggestion', 'fi.wcag_criteria', 'i.id as issue_id'])
         .select((eb) => eb.exists(eb.selectFrom('finding_screenshots as s').select('s.finding_id').whereRef('s.finding_id', '=', 'fi.id')).as('pictured'))
         .where('fi.id', 'in', ids)
         .execute()
@@ -145,6 +163,8 @@ export async function listIssueGroups(
         ruleId: r.rule_id,
         wcagCriterion: r.wcag_criterion,
         wcagLevel: r.wcag_level,
+        // The members share the rule and so its criteria: the example's, behind the group's primary.
+        wcagCriteria: wcagCriteria([r.wcag_criterion, ...(e.wcag_criteria ?? [])]),
         severity: severityOfRank(r.sev),
         type: r.confirmed ? 'confirmed' : 'needs_review',
         pages: r.pages,

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { SEVERITIES } from '../../shared/contracts.ts';
 import type { DB, Issue } from '../schema.ts';
-import { LEGACY_GROUP_PREFIX, type IssueGroupFilters } from './issue-group.repository.ts';
+import { criteriaFilters, LEGACY_GROUP_PREFIX, type IssueGroupFilters } from './issue-group.repository.ts';
 import { issueFromRow, mapRow, type IssueRecord } from './records.ts';
 import { cacheOf } from './versioned-cache.ts';
 import { appendHistory } from './status-history.ts';
@@ -28,7 +28,7 @@ function issueQuery(db: Db, siteId: string, f: IssueFilters) {
   let q = db.selectFrom('issues as i').where('i.site_id', '=', siteId);
   // By rank, so the list's indexes (which lead with the rank) serve the severity filter too.
   if (f.severity) q = q.where('i.severity_rank', '=', SEVERITIES.indexOf(f.severity));
-  if (f.wcagLevel) q = q.where('i.wcag_level', '=', f.wcagLevel);
+  for (const w of criteriaFilters('i', f)) if (w) q = q.where(w);
   if (f.status) q = q.where('i.status', '=', f.status);
   if (f.pageId) q = q.where('i.page_id', '=', f.pageId);
   if (f.type) q = q.where('i.type', '=', f.type);
@@ -50,7 +50,7 @@ const issueCounts = (db: Db) => cacheOf<number>(db, 'issueCounts', 2000);
 
 /** The cache key of a site's filter set. */
 function filterKey(siteId: string, f: IssueFilters): string {
-  return `${siteId}:${JSON.stringify([f.severity, f.wcagLevel, f.status, f.pageId, f.type, f.ruleId, f.groupKey, f.newInCrawl])}`;
+  return `${siteId}:${JSON.stringify([f.severity, f.wcagLevel, f.wcagCriterion, f.status, f.pageId, f.type, f.ruleId, f.groupKey, f.newInCrawl])}`;
 }
 
 /** A site's issue list total for a filter set, counted once per site version and filter set. */
@@ -117,7 +117,7 @@ function listPageQuery(db: Db, siteId: string, f: IssueFilters, page: { limit: n
       sql<number>`(select count(*)::int from k)`.as('count'),
       sql<string>`(select coalesce(json_agg(json_build_object(
           'id', i.id, 'siteId', i.site_id, 'pageId', i.page_id, 'pageUrl', i.page_url, 'type', i.type, 'severity', i.severity,
-          'wcagCriterion', i.wcag_criterion, 'wcagLevel', i.wcag_level, 'elementSelector', i.element_selector,
+          'wcagCriterion', i.wcag_criterion, 'wcagLevel', i.wcag_level, 'wcagCriteria', i.wcag_criteria, 'elementSelector', i.element_selector,
           'elementHtml', i.element_html, 'description', i.description, 'fixSuggestion', i.fix_suggestion, 'axeRuleId', i.rule_id,
           'groupKey', i.group_key, 'status', i.status, 'helpUrl', i.help_url,
           'alsoFlaggedBy', case when jsonb_typeof(i.data->'alsoFlaggedBy') = 'array' then i.data->'alsoFlaggedBy' else '[]'::jsonb end,

@@ -82,7 +82,7 @@ export function scanFromRow(r: PageScan): ScanRecord {
 
 
 type ElementFailureColumns =
-  | 'fingerprint' | 'group_key' | 'state' | 'viewport' | 'rule_id' | 'type' | 'severity' | 'wcag_criterion' | 'wcag_level' | 'element_selector' | 'element_html' | 'description' | 'fix_suggestion' | 'help_url' | 'data';
+  | 'fingerprint' | 'group_key' | 'state' | 'viewport' | 'rule_id' | 'type' | 'severity' | 'wcag_criterion' | 'wcag_level' | 'wcag_criteria' | 'element_selector' | 'element_html' | 'description' | 'fix_suggestion' | 'help_url' | 'data';
 
 /** The columns findings and issues share (an issue is copied from a finding). */
 function elementFailureFromRow(r: Pick<Finding, ElementFailureColumns>): ElementFailure {
@@ -96,6 +96,7 @@ function elementFailureFromRow(r: Pick<Finding, ElementFailureColumns>): Element
     severity: r.severity,
     wcagCriterion: r.wcag_criterion,
     wcagLevel: r.wcag_level,
+    wcagCriteria: r.wcag_criteria?.length ? r.wcag_criteria : [r.wcag_criterion],
     elementSelector: r.element_selector,
     elementHtml: r.element_html,
     description: r.description,

@@ -9,6 +9,7 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { InteractionState, IssueStatus, IssueType, Severity, ViewportName, WcagLevel } from '../../shared/contracts.ts';
 import type { DB } from '../schema.ts';
+import { wcagCriteria } from '../../shared/wcag.ts';
 import { severityOfRank, severityRank } from './severity.ts';
 
 /** Every field of an issue, one row per issue: the workbook's Issues sheet. */
@@ -20,6 +21,8 @@ export interface IssueRow {
   ruleId: string;
   wcagCriterion: string;
   wcagLevel: WcagLevel;
+  /** Every criterion it fails, the primary first. */
+  wcagCriteria: string[];
   severity: Severity;
   type: IssueType;
   status: IssueStatus;
@@ -46,6 +49,8 @@ export interface DiffRow {
   ruleId: string;
   wcagCriterion: string;
   wcagLevel: WcagLevel;
+  /** Every criterion it fails, the primary first. */
+  wcagCriteria: string[];
   severity: Severity;
   type: IssueType;
   selector: string;
@@ -124,6 +129,8 @@ export interface GroupRow {
   ruleId: string;
   wcagCriterion: string;
   wcagLevel: WcagLevel;
+  /** Every criterion the group's members fail, the primary first (its first example's). */
+  wcagCriteria: string[];
   severity: Severity;
   type: IssueType;
   elements: number;
@@ -159,6 +166,7 @@ export async function issueGroups(db: Kysely<DB>, scope: ReportScope, htmlChars 
     rule_id: string;
     wcag_criterion: string;
     wcag_level: WcagLevel;
+    wcag_criteria: string | null;
     sev: number;
     confirmed: boolean;
     elements: number;
@@ -178,7 +186,8 @@ export async function issueGroups(db: Kysely<DB>, scope: ReportScope, htmlChars 
              row_number() over (partition by p.wcag_criterion, p.rule_id order by p.has_screenshot desc, p.sev, p.page_url, p.id) as rn
       from pictured p
     )
-    select wcag_criterion, rule_id, min(wcag_level) as wcag_level, min(sev) as sev, bool_or(type = 'confirmed') as confirmed,
+    select wcag_criterion, rule_id, min(wcag_level) as wcag_level, (array_agg(array_to_string(wcag_criteria, ',') order by rn))[1] as wcag_criteria,
+           min(sev) as sev, bool_or(type = 'confirmed') as confirmed,
            count(*)::int as elements, count(distinct page_url)::int as pages,
            (array_agg(distinct page_url order by page_url))[1:5] as example_pages,
            json_agg(json_build_object('pageUrl', page_url, 'selector', element_selector, 'html', left(element_html, ${htmlChars}),
@@ -193,6 +202,7 @@ export async function issueGroups(db: Kysely<DB>, scope: ReportScope, htmlChars 
       ruleId: r.rule_id,
       wcagCriterion: r.wcag_criterion,
       wcagLevel: r.wcag_level,
+      wcagCriteria: wcagCriteria([r.wcag_criterion, ...(r.wcag_criteria ? r.wcag_criteria.split(',') : [])]),
       severity: severityOfRank(r.sev),
       type: r.confirmed ? 'confirmed' : 'needs_review',
       elements: r.elements,
@@ -351,6 +361,7 @@ export function streamIssueRows(db: Kysely<DB>, scope: ReportScope, batchSize = 
       'f.rule_id as ruleId',
       'f.wcag_criterion as wcagCriterion',
       'f.wcag_level as wcagLevel',
+      'f.wcag_criteria as wcagCriteria',
       'f.severity as severity',
       'f.type as type',
       sql<IssueRow['status']>`coalesce(i.status, 'open')`.as('status'),
@@ -395,6 +406,7 @@ export function streamDiffRows(db: Kysely<DB>, siteId: string, crawlId: string, 
       'i.rule_id as ruleId',
       'i.wcag_criterion as wcagCriterion',
       'i.wcag_level as wcagLevel',
+      'i.wcag_criteria as wcagCriteria',
       'i.severity',
       'i.type',
       'i.element_selector as selector',

@@ -107,6 +107,7 @@ export function findingToRow(pageScanId: string, f: NewFindingRecord): NewFindin
     severity: f.severity,
     wcag_criterion: f.wcagCriterion,
     wcag_level: f.wcagLevel,
+    wcag_criteria: f.wcagCriteria,
     element_selector: f.elementSelector,
     element_html: f.elementHtml,
     engine_help: f.engineHelp,

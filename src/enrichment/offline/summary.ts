@@ -53,9 +53,13 @@ export function topPriorities(findings: readonly EnrichableFinding[], max = 5): 
   });
 }
 
+/** Every criterion a finding fails: its primary and the further ones. */
+const criteriaOf = (f: EnrichableFinding): readonly string[] => [f.wcagCriterion, ...(f.wcagCriteria ?? [])];
+
 /** Criteria the page passes with elements checked and nothing found against them, most elements first. */
 export function positiveFindings(passes: readonly PassedRuleInfo[], findings: readonly EnrichableFinding[], max = 5): PositiveFinding[] {
-  const failing = new Set(findings.map((f) => f.wcagCriterion));
+  // A criterion an issue fails as a further one is not passing either.
+  const failing = new Set(findings.flatMap(criteriaOf));
   const seen = new Set<string>();
   return [...passes]
     .filter((p) => !failing.has(p.wcagCriterion) && p.elements > 0)
@@ -80,7 +84,7 @@ export function summarise(input: {
   const counts = Object.fromEntries(SEVERITIES.map((s) => [s, findings.filter((f) => f.severity === s).length])) as Record<Severity, number>;
   const confirmed = findings.filter((f) => f.type === 'confirmed').length;
   const review = findings.length - confirmed;
-  const criteria = new Set(findings.map((f) => f.wcagCriterion));
+  const criteria = new Set(findings.flatMap(criteriaOf));
   const name = input.pageTitle ? `"${input.pageTitle.slice(0, 120)}"` : input.url;
   const priorities = topPriorities(findings);
   let text: string;

@@ -4,7 +4,7 @@
  */
 import type { DiffRow, ReportDiff } from '../report-model.ts';
 import type { Guard } from './guard.ts';
-import { type ColumnSpec, streamSheet, type Workbook } from './sheet.ts';
+import { type ColumnSpec, joinList, streamSheet, type Workbook } from './sheet.ts';
 
 const DIFF_COLUMNS: ColumnSpec<DiffRow>[] = [
   { header: 'Issue ID', kind: 'text', get: (r) => r.id },
@@ -17,6 +17,7 @@ const DIFF_COLUMNS: ColumnSpec<DiffRow>[] = [
   { header: 'Selector', kind: 'wrap', get: (r) => r.selector, max: 50 },
   { header: 'Change', kind: 'text', get: (r) => r.change },
   { header: 'Recorded (UTC)', kind: 'date', get: (r) => r.at },
+  { header: 'WCAG criteria', kind: 'text', get: (r) => joinList(r.wcagCriteria), max: 30 },
 ];
 
 export async function writeChanges(wb: Workbook, guard: Guard, diff: ReportDiff): Promise<void> {

@@ -1,4 +1,5 @@
 import { SEVERITIES } from '../contracts.ts';
+import { AXE_ALSO_FAILS, AXE_BEST_PRACTICE_CRITERIA } from './axe-also-fails.ts';
 import { AXE_RULE_CRITERIA } from './axe-criteria.ts';
 import { ruleEntries } from './entry.ts';
 import type { FixGuide } from './guide.ts';
@@ -113,6 +114,34 @@ export const AXE_GUIDES: Readonly<Record<string, FixGuide>> = {
     who: 'Empty headings appear in screen readers\' heading lists without any text.',
     fix: 'Give the heading text, or remove it.',
   },
+  tabindex: {
+    who: 'A positive tabindex pulls the element ahead of everything else in the keyboard order: keyboard and screen reader users jump around the page in an order that no longer follows its meaning.',
+    fix: 'Remove tabindex values above 0; put the elements in the source order you want them reached in, and use tabindex="0" or "-1" only.',
+  },
+  'heading-order': {
+    who: 'Screen reader users navigate and skim a page by its heading levels; a skipped level (h2 to h4) suggests a missing section and misstates the structure.',
+    fix: 'Use heading levels in order, one level deeper per sub-section; style headings with CSS instead of picking a level for its size.',
+  },
+  'empty-table-header': {
+    who: 'Screen reader users hear a table header cell when moving through the cells it heads; an empty header tells them nothing about the data.',
+    fix: 'Give the header cell text (visually hidden if need be), or make it a <td> if it heads nothing.',
+  },
+  'scope-attr-valid': {
+    who: 'An invalid scope attribute does not tie the header to its cells, so screen readers may read data cells without their headers.',
+    fix: 'Use scope only on <th> elements, with the value col, row, colgroup or rowgroup.',
+  },
+  'aria-treeitem-name': {
+    who: 'A tree item without an accessible name is announced only by its role: screen reader users cannot tell the items apart.',
+    fix: 'Give each treeitem text content, or an aria-label / aria-labelledby.',
+  },
+  'aria-dialog-name': {
+    who: 'When a dialog without a name opens, screen reader users hear "dialog" and nothing about what it is for.',
+    fix: 'Point aria-labelledby at the dialog\'s heading, or give it an aria-label.',
+  },
+  'aria-text': {
+    who: 'role="text" hides the role of everything inside it: a link or button inside is reached by the keyboard but not announced as one.',
+    fix: 'Use role="text" only on elements without focusable content, or move the control out of it.',
+  },
   'td-headers-attr': {
     who: 'Broken table header references make data cells announce the wrong headers.',
     fix: 'Let every id in the headers attribute point to a header cell of the same table.',
@@ -124,14 +153,17 @@ export const AXE_GUIDES: Readonly<Record<string, FixGuide>> = {
 };
 
 /**
- * axe-core's rules, under the criterion of `AXE_RULE_CRITERIA`. Their severity is axe's impact
- * for each element, so any severity. `color-contrast` is also reported by the pixel-contrast
- * engine, which measures on screen what axe left undecided (same criterion, axe's severity).
+ * axe-core's rules, under the criterion of `AXE_RULE_CRITERIA`, then the best-practice rules with
+ * a documented WCAG failure under theirs (`AXE_BEST_PRACTICE_CRITERIA`); each also fails the
+ * criteria of `AXE_ALSO_FAILS` (or the best-practice table's further ones). Their severity is
+ * axe's impact for each element, so any severity. `color-contrast` is also reported by the
+ * pixel-contrast engine, which measures on screen what axe left undecided (same criterion, axe's
+ * severity).
  */
-export const AXE_CATALOGUE = ruleEntries(
-  'axe',
-  Object.entries(AXE_RULE_CRITERIA).map(([id, criterion]) => ({ id, criteria: [criterion], severities: SEVERITIES })),
-);
+export const AXE_CATALOGUE = ruleEntries('axe', [
+  ...Object.entries(AXE_RULE_CRITERIA).map(([id, criterion]) => ({ id, criteria: [criterion], severities: SEVERITIES, alsoFails: AXE_ALSO_FAILS[id] ?? [] })),
+  ...Object.entries(AXE_BEST_PRACTICE_CRITERIA).map(([id, [criterion, ...more]]) => ({ id, criteria: [criterion!], severities: SEVERITIES, alsoFails: more })),
+]);
 
 /** axe's `target-size` run again at a phone's viewport, reported under its own id. */
 export const TARGET_SIZE_MOBILE_CATALOGUE = ruleEntries('target-size-mobile', [

@@ -69,13 +69,16 @@ export const FORM_GUIDES: Readonly<Record<string, FixGuide>> = {
 
 /** The forms engine's rules: each has one criterion and one severity. */
 export const FORM_CATALOGUE = ruleEntries('forms', [
-  { id: FORM_RULES.labelNotAssociated, criteria: ['1.3.1'], severities: ['serious'] },
+  // F96: the visible label's text is not in the accessible name (the rule fires only then): 2.5.3.
+  { id: FORM_RULES.labelNotAssociated, criteria: ['1.3.1'], severities: ['serious'], alsoFails: ['2.5.3'] },
   { id: FORM_RULES.labelInName, criteria: ['2.5.3'], severities: ['serious'] },
   { id: FORM_RULES.requiredVisualOnly, criteria: ['1.3.1'], severities: ['serious'] },
   { id: FORM_RULES.errorMessage, criteria: ['3.3.1'], severities: ['serious'] },
   { id: FORM_RULES.invalidNoMessage, criteria: ['3.3.1'], severities: ['serious'] },
-  { id: FORM_RULES.groupUnnamed, criteria: ['1.3.1'], severities: ['serious'] },
-  { id: FORM_RULES.fieldsetUnnamed, criteria: ['1.3.1'], severities: ['moderate'] },
+  // H71 (fieldset and legend) is a sufficient technique of 1.3.1 and 3.3.2: each option's label
+  // lacks the question it answers (Understanding 3.3.2, radio buttons and checkboxes).
+  { id: FORM_RULES.groupUnnamed, criteria: ['1.3.1'], severities: ['serious'], alsoFails: ['3.3.2'] },
+  { id: FORM_RULES.fieldsetUnnamed, criteria: ['1.3.1'], severities: ['moderate'], alsoFails: ['3.3.2'] }, // H71, as above
   { id: FORM_RULES.labelNotUnique, criteria: ['2.4.6'], severities: ['moderate'] },
   { id: FORM_RULES.labelNotDescriptive, criteria: ['2.4.6'], severities: ['moderate'] },
   { id: FORM_RULES.placeholderOnly, criteria: ['3.3.2'], severities: ['moderate'] },

@@ -15,6 +15,7 @@ const finding = (fp: string, groupKey: string): NewFindingRecord => ({
   severity: 'critical',
   wcagCriterion: '4.1.2',
   wcagLevel: 'A',
+  wcagCriteria: ['4.1.2'],
   elementSelector: `#${fp}`,
   elementHtml: '<button></button>',
   engineHelp: 'Buttons must have discernible text',

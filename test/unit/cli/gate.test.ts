@@ -106,6 +106,7 @@ describe('failingLines', () => {
     severity,
     wcagCriterion: '1.1.1',
     wcagLevel: 'A',
+    wcagCriteria: ['1.1.1'],
     ruleId: 'image-alt',
     selector: 'img',
     elementHtml: '<img>',

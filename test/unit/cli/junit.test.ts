@@ -49,6 +49,7 @@ function issue(extra: Partial<AuditIssue>): AuditIssue {
     helpUrl: null,
     isNew: true,
     ...extra,
+    wcagCriteria: extra.wcagCriteria ?? [extra.wcagCriterion ?? '1.4.3'],
   };
 }
 

@@ -21,6 +21,7 @@ function issue(extra: Partial<AuditIssue>): AuditIssue {
     helpUrl: 'https://dequeuniversity.com/rules/axe/4.10/color-contrast?application=axeAPI',
     isNew: false,
     ...extra,
+    wcagCriteria: extra.wcagCriteria ?? [extra.wcagCriterion ?? '1.4.3'],
   };
 }
 
@@ -117,9 +118,23 @@ describe('buildSarif', () => {
       severity: 'serious',
       wcagCriterion: '1.4.3',
       wcagLevel: 'AA',
+      wcagCriteria: ['1.4.3'],
       type: 'confirmed',
       elementHtml: '<p class="lead">Hello</p>',
     });
+  });
+
+  it('tags a rule with every criterion its issues fail, each at its own level', () => {
+    const unlabelled = issue({ id: 'i9', ruleId: 'label', wcagCriterion: '4.1.2', wcagLevel: 'A', wcagCriteria: ['4.1.2', '3.3.2'], selector: 'input' });
+    const heading = issue({ id: 'i10', ruleId: 'empty-heading', wcagCriterion: '1.3.1', wcagLevel: 'A', wcagCriteria: ['1.3.1', '2.4.6'], selector: 'h2' });
+    const sarif = buildSarif(input({ issues: [unlabelled, heading] }));
+    const rules = sarif.runs[0]!.tool.driver.rules;
+    const tags = (id: string) => rules.find((r) => r.id === id)!.properties.tags;
+    expect(tags('label')).toEqual(expect.arrayContaining(['WCAG 4.1.2 (A)', 'WCAG 3.3.2 (A)']));
+    expect(tags('empty-heading')).toEqual(expect.arrayContaining(['WCAG 1.3.1 (A)', 'WCAG 2.4.6 (AA)']));
+    // 2.4.6 is an AA criterion: its own level, not the issue's (A, the lowest of its criteria).
+    expect(rules.find((r) => r.id === 'empty-heading')!.shortDescription.text).toContain('2.4.6 Headings and Labels (level AA)');
+    expect(sarif.runs[0]!.results.find((r) => r.ruleId === 'label')!.properties.wcagCriteria).toEqual(['4.1.2', '3.3.2']);
   });
 
   it('keeps hostile page content inside JSON strings, unchanged', () => {

@@ -81,6 +81,7 @@ function finding(over: Partial<FindingRecord> = {}): FindingRecord {
     severity: 'critical',
     wcagCriterion: '1.1.1',
     wcagLevel: 'A',
+    wcagCriteria: ['1.1.1'],
     elementSelector: '#logo',
     elementHtml: '<img src="/brand.png">',
     engineHelp: 'Images must have alternative text',

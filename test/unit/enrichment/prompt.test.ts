@@ -27,6 +27,7 @@ function finding(over: Partial<FindingRecord> = {}): FindingRecord {
     severity: 'serious',
     wcagCriterion: '1.4.3',
     wcagLevel: 'AA',
+    wcagCriteria: ['1.4.3'],
     elementSelector: '.hero > p',
     elementHtml: '<p class="lead">Welcome</p>',
     engineHelp: 'Elements must meet minimum color contrast ratio thresholds',

@@ -79,8 +79,9 @@ const ISSUE_HEADERS = [
   'State',
   'Viewport',
   'Screenshot',
+  'WCAG criteria',
 ];
-const DIFF_HEADERS = ['Issue ID', 'Page URL', 'Rule', 'WCAG criterion', 'Level', 'Severity', 'Type', 'Selector', 'Change', 'Recorded (UTC)'];
+const DIFF_HEADERS = ['Issue ID', 'Page URL', 'Rule', 'WCAG criterion', 'Level', 'Severity', 'Type', 'Selector', 'Change', 'Recorded (UTC)', 'WCAG criteria'];
 const PAGE_HEADERS = ['Page URL', 'Title', 'State', 'Score', 'Critical', 'Serious', 'Moderate', 'Minor', 'Total', 'Error code', 'Error message'];
 const CRITERIA_HEADERS = ['Criterion', 'Title', 'Level', 'Principle', 'Result', 'Rules', 'Issues', 'Pages'];
 
@@ -156,7 +157,7 @@ describe('renderXlsx', () => {
       }
     }
     // The filter covers the whole table.
-    expect(crawlWb.getWorksheet('Issues')!.autoFilter).toBe(`A1:T${crawl.summary.issues + 1}`);
+    expect(crawlWb.getWorksheet('Issues')!.autoFilter).toBe(`A1:U${crawl.summary.issues + 1}`);
     expect(crawlWb.getWorksheet('Pages')!.autoFilter).toBe(`A1:K${crawl.pages.length + 1}`);
   });
 
@@ -186,6 +187,7 @@ describe('renderXlsx', () => {
         expect(v[18] ?? null).toBe(r.state ? `after click on \u201c${r.state.label}\u201d (${r.state.target})` : null);
         expect(v[19] ?? null).toBe(r.viewport === 'mobile' ? 'mobile (390 \u00d7 844)' : null);
         expect(v[20] ?? null).toEqual(r.screenshotUrl ? { text: r.screenshotUrl, hyperlink: r.screenshotUrl } : null);
+        expect(v[21]).toBe(r.wcagCriteria.join(', '));
       });
       if (report === crawl) {
         expect(rows.some((r) => r.screenshotUrl) && rows.some((r) => r.state) && rows.some((r) => r.viewport)).toBe(true);
@@ -298,6 +300,7 @@ describe('renderXlsx', () => {
           shown(r.selector),
           r.change,
           r.at,
+          r.wcagCriteria.join(', '),
         ]);
       });
     }
@@ -379,7 +382,7 @@ describe('renderXlsx', () => {
     const ws = wb.getWorksheet('Issues')!;
     expect(ws.actualRowCount).toBe(1);
     expect(headerOf(ws)).toEqual(ISSUE_HEADERS);
-    expect(ws.autoFilter).toBe('A1:T1');
+    expect(ws.autoFilter).toBe('A1:U1');
     expect((wb.getWorksheet('Summary')!.views[0] as ExcelJS.WorksheetViewFrozen).ySplit).toBe(1);
   });
 

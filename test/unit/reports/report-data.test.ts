@@ -30,6 +30,7 @@ function group(p: Partial<GroupRow> & Pick<GroupRow, 'ruleId' | 'wcagCriterion'>
     examples: [],
     examplePages: [],
     ...p,
+    wcagCriteria: p.wcagCriteria ?? [p.wcagCriterion],
   };
 }
 

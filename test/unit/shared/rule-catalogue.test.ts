@@ -1,13 +1,13 @@
 import axe from 'axe-core';
 import { describe, expect, it } from 'vitest';
-import { AXE_EXPERIMENTAL } from '../../../src/audit/engines/axe/axe.engine.ts';
+import { AXE_BEST_PRACTICE, AXE_EXPERIMENTAL } from '../../../src/audit/engines/axe/axe.engine.ts';
 import { ownFinding, type OwnFindingInput } from '../../../src/audit/engines/engine.ts';
 import { customRulesSource } from '../../../src/audit/engines/links/link-rules.ts';
 import { SEVERITIES } from '../../../src/shared/contracts.ts';
 import { AXE_CATALOGUE, AXE_GUIDES, TARGET_SIZE_MOBILE_CATALOGUE } from '../../../src/shared/rules/axe.ts';
 import { LINK_CATALOGUE } from '../../../src/shared/rules/links.ts';
-import { AXE_RULE_CRITERIA, ENGINE_GUIDES, ENGINE_RULES, FIX_GUIDES, RULES, ruleEntry } from '../../../src/shared/rules/index.ts';
-import { AXE_WCAG_TAGS, criterionForTags, successCriterion } from '../../../src/shared/wcag.ts';
+import { AXE_ALSO_FAILS, AXE_BEST_PRACTICE_CRITERIA, AXE_RULE_CRITERIA, ENGINE_GUIDES, ENGINE_RULES, FIX_GUIDES, RULES, ruleEntry } from '../../../src/shared/rules/index.ts';
+import { AXE_WCAG_TAGS, criteriaForTags, criterionForTags, successCriterion } from '../../../src/shared/wcag.ts';
 
 /**
  * The generator of src/shared/rules/axe-criteria.ts: what the installed axe-core says, as the
@@ -73,9 +73,9 @@ describe('rule catalogue', () => {
   it('has an entry for every own rule with a guide, and a guide for every own rule', () => {
     expect(ENGINE_RULES.map((e) => e.id)).toEqual(Object.keys(ENGINE_GUIDES));
     for (const e of ENGINE_RULES) expect(e.engine, e.id).not.toBe('axe');
-    // Every guide, axe's included, is for a rule the service reports; but one, for axe's
-    // best-practice `empty-heading`, which has no A/AA criterion and so is never reported.
-    const unreported = ['empty-heading'];
+    // Every guide, axe's included, is for a rule the service reports (axe's best-practice
+    // `empty-heading` too, since issue 31 reports it under 1.3.1 and 2.4.6).
+    const unreported: string[] = [];
     for (const id of unreported) expect(ruleEntry(id), id).toBeUndefined();
     for (const id of Object.keys(FIX_GUIDES).filter((k) => !unreported.includes(k))) expect(ruleEntry(id), id).toBeDefined();
     // axe.ts also holds a guide for the link rule `link-text-generic` (the one FIX_GUIDES keeps).
@@ -97,7 +97,39 @@ describe('rule catalogue', () => {
     expect(AXE_RULE_CRITERIA, `src/shared/rules/axe-criteria.ts is out of date; replace it with:\n\n${axeRuleCriteriaSource(fromAxe)}`).toEqual(fromAxe);
     // The experimental rules the axe engine switches on are in it too.
     for (const id of Object.keys(AXE_EXPERIMENTAL)) expect(AXE_RULE_CRITERIA[id], id).toBeDefined();
-    for (const e of AXE_CATALOGUE) expect(e.criteria).toEqual([AXE_RULE_CRITERIA[e.id]]);
+    for (const e of AXE_CATALOGUE) expect(e.criteria).toEqual([AXE_RULE_CRITERIA[e.id] ?? AXE_BEST_PRACTICE_CRITERIA[e.id]![0]]);
+  });
+
+  it('lists every secondary criterion tag of an axe rule in its alsoFails, and nothing but A/AA criteria', () => {
+    const rules = axe.getRules() as Array<{ ruleId: string; tags: string[] }>;
+    for (const r of rules) {
+      const [primary, ...more] = criteriaForTags(r.tags);
+      if (!primary) continue;
+      expect(primary, r.ruleId).toBe(AXE_RULE_CRITERIA[r.ruleId]);
+      for (const c of more) expect(AXE_ALSO_FAILS[r.ruleId] ?? [], `${r.ruleId}: ${c}`).toContain(c);
+    }
+    for (const [id, criteria] of [...Object.entries(AXE_ALSO_FAILS), ...Object.entries(AXE_BEST_PRACTICE_CRITERIA)]) {
+      for (const c of criteria) expect(successCriterion(c), `${id}: ${c}`).toBeDefined();
+      expect(new Set(criteria).size, id).toBe(criteria.length);
+    }
+    for (const e of RULES.values()) {
+      expect(e.alsoFails, e.id).not.toContain(e.criteria[0]);
+      for (const c of e.alsoFails) expect(successCriterion(c), `${e.id}: ${c}`).toBeDefined();
+    }
+  });
+
+  it('has the best-practice rules the axe engine switches on, each a best-practice rule of the installed axe-core with no WCAG tag', () => {
+    expect(Object.keys(AXE_BEST_PRACTICE).sort()).toEqual(Object.keys(AXE_BEST_PRACTICE_CRITERIA).sort());
+    const byId = new Map((axe.getRules() as Array<{ ruleId: string; tags: string[] }>).map((r) => [r.ruleId, r.tags]));
+    for (const id of Object.keys(AXE_BEST_PRACTICE_CRITERIA)) {
+      expect(byId.get(id), id).toContain('best-practice');
+      expect(criteriaForTags(byId.get(id)!), id).toEqual([]);
+      expect(ruleEntry(id), id).toMatchObject({ engine: 'axe', criteria: [AXE_BEST_PRACTICE_CRITERIA[id]![0]] });
+    }
+    expect(ruleEntry('empty-heading')).toMatchObject({ criteria: ['1.3.1'], alsoFails: ['2.4.6'], levels: ['A'] });
+    expect(ruleEntry('tabindex')).toMatchObject({ criteria: ['2.4.3'], alsoFails: [] });
+    // Best-practice rules with no documented WCAG failure stay out.
+    for (const id of ['region', 'landmark-one-main', 'page-has-heading-one', 'image-redundant-alt']) expect(ruleEntry(id), id).toBeUndefined();
   });
 
   it('matches the link rules as registered into axe: criterion from their tags, severity from their impact', () => {
@@ -128,6 +160,12 @@ describe('ownFinding and the catalogue', () => {
   it('makes a finding for a rule, criterion and severity of the catalogue', () => {
     expect(ownFinding(base)).toMatchObject({ ruleId: base.ruleId, wcagCriterion: '1.2.3', wcagLevel: 'A', severity: 'moderate' });
     expect(ownFinding({ ...base, criterion: '1.2.1' })).toMatchObject({ wcagCriterion: '1.2.1' });
+  });
+
+  it('gives a finding its criterion, then the entry\'s alsoFails, at the lowest level among them', () => {
+    const group = ownFinding({ ...base, ruleId: 'form-group-unnamed', type: 'confirmed', severity: 'serious', criterion: '1.3.1' });
+    expect(group).toMatchObject({ wcagCriterion: '1.3.1', wcagCriteria: ['1.3.1', '3.3.2'], wcagLevel: 'A' });
+    expect(ownFinding(base)).toMatchObject({ wcagCriteria: ['1.2.3'] });
   });
 
   it('throws for a rule not in the catalogue', () => {

@@ -4,6 +4,7 @@
  */
 import { contextText } from '../../context-text.ts';
 import type { IssueGroup } from '../../report-model.ts';
+import { successCriterion } from '../../../shared/wcag.ts';
 import { clean, isHttpUrl, LIMITS, num, plural, SEVERITY_LABEL, text, TYPE_LABEL } from '../format.ts';
 import type { ListItem } from '../layout.ts';
 import { COLORS, SEVERITY_COLOR, STYLES, withStyle } from '../styles.ts';
@@ -120,7 +121,12 @@ async function group(ctx: Ctx, g: IssueGroup, n: number): Promise<void> {
   const typeW = L.widthOf(typeText, badge) + 12;
   const metaStyle = withStyle(STYLES.body, { size: 9, color: COLORS.muted });
   const counts = `${plural(g.elements, 'element')} on ${plural(g.pages, 'page')}`;
-  const crit = `WCAG ${text(g.wcagCriterion, 12)} ${text(g.criterionTitle, 120)} (Level ${text(g.wcagLevel, 4)}, ${text(g.principle, 20)}) \u00b7 rule ${text(g.ruleId, 80)}`;
+  // The primary criterion with its own level, then the further criteria the same failure fails.
+  const also = g.wcagCriteria.filter((c) => c !== g.wcagCriterion);
+  const level = successCriterion(g.wcagCriterion)?.level ?? g.wcagLevel;
+  const crit =
+    `WCAG ${text(g.wcagCriterion, 12)} ${text(g.criterionTitle, 120)} (Level ${text(level, 4)}, ${text(g.principle, 20)})` +
+    `${also.length ? `; also fails WCAG ${also.map((c) => text(c, 12)).join(', ')}` : ''} \u00b7 rule ${text(g.ruleId, 80)}`;
   const critH = L.measure(crit, metaStyle, L.width);
   L.ensure(16 + critH);
   const y0 = L.y;

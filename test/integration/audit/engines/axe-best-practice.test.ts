@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeEngine } from '../../../../src/audit/engines/axe/axe.engine.ts';
+import { ofRule, openFixtureScanner, type FixtureScanner } from '../../../helpers/scan-fixture.ts';
+
+// axe's best-practice rules with a documented WCAG failure are reported under it (issue 31); the
+// others stay out. A page that fails each, and one that passes them all.
+
+let scanner: FixtureScanner;
+beforeAll(async () => {
+  scanner = await openFixtureScanner();
+});
+afterAll(async () => {
+  await scanner?.close();
+});
+
+const page = (body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Best practice fixture</title></head><body>${body}</body></html>`;
+
+const scan = (body: string) => scanner.scan(page(body), { engines: [axeEngine] });
+
+describe('axe engine: best-practice rules with a documented WCAG failure', () => {
+  it('reports an empty heading (1.3.1, 2.4.6, confirmed) and a positive tabindex (2.4.3, needs review), and no landmark rule', async () => {
+    // No <main> and no landmarks: axe's `region` and `landmark-one-main` fail, and must stay out.
+    const r = await scan(`
+      <h1>Shop</h1>
+      <h2 id="empty"></h2>
+      <p>Text</p>
+      <a id="jump" href="#x" tabindex="3">First in the tab order</a>
+      <h4 id="skipped">A level skipped</h4>
+      <div role="tree" aria-label="Files"><div id="item" role="treeitem" aria-selected="false"></div></div>
+    `);
+    const empty = ofRule(r, 'empty-heading');
+    expect(empty.map((f) => [f.elementSelector, f.type, f.wcagCriterion, f.wcagLevel, f.wcagCriteria])).toEqual([['#empty', 'confirmed', '1.3.1', 'A', ['1.3.1', '2.4.6']]]);
+    const tab = ofRule(r, 'tabindex');
+    expect(tab.map((f) => [f.elementSelector, f.type, f.wcagCriteria])).toEqual([['#jump', 'needs_review', ['2.4.3']]]);
+    expect(tab[0]!.data.review).toBeDefined();
+    expect(ofRule(r, 'heading-order').map((f) => [f.elementSelector, f.type, f.wcagCriterion])).toEqual([['#skipped', 'needs_review', '1.3.1']]);
+    expect(ofRule(r, 'aria-treeitem-name').map((f) => [f.elementSelector, f.type, f.wcagCriterion])).toEqual([['#item', 'confirmed', '4.1.2']]);
+    for (const id of ['region', 'landmark-one-main', 'page-has-heading-one']) expect(ofRule(r, id), id).toEqual([]);
+  });
+
+  it('reports none of them on a page that passes them', async () => {
+    const r = await scan(`
+      <main>
+        <h1>Shop</h1>
+        <h2>Offers</h2>
+        <a href="#x" tabindex="0">Offers</a>
+        <h3>This week</h3>
+        <div role="tree" aria-label="Files"><div role="treeitem" aria-selected="false">notes.txt</div></div>
+      </main>
+    `);
+    for (const id of ['empty-heading', 'tabindex', 'heading-order', 'aria-treeitem-name']) expect(ofRule(r, id), id).toEqual([]);
+  });
+
+  it('gives an axe finding every criterion of its tags, then the further ones: an unlabelled field fails 4.1.2 and 3.3.2', async () => {
+    const r = await scan(`<main><h1>Search</h1><input id="q" type="text"><a id="empty-link" href="/next"></a></main>`);
+    expect(ofRule(r, 'label').map((f) => [f.elementSelector, f.wcagCriterion, f.wcagCriteria])).toEqual([['#q', '4.1.2', ['4.1.2', '3.3.2']]]);
+    expect(ofRule(r, 'link-name').map((f) => [f.elementSelector, f.wcagCriterion, f.wcagCriteria])).toEqual([['#empty-link', '2.4.4', ['2.4.4', '4.1.2']]]);
+  });
+});
