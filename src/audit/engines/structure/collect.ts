@@ -70,6 +70,7 @@ export interface CollectInput {
   infoHintSource: string;
   logoHintSource: string;
   srClassSource: string;
+  statusHintSource: string;
 }
 
 /**
@@ -93,6 +94,7 @@ export function collectStructureFacts(input: CollectInput): StructureFacts {
   const infoHint = new RegExp(input.infoHintSource, 'i');
   const logoHint = new RegExp(input.logoHintSource, 'i');
   const srClass = new RegExp(input.srClassSource, 'i');
+  const statusHint = new RegExp(input.statusHintSource, 'i');
   const sensoryHint = new RegExp(input.sensoryHintSource, 'i');
   const sensoryPatterns = input.sensoryPatternSources.map((src) => new RegExp(src, 'iu'));
   const examined: Record<string, number> = {};
@@ -718,6 +720,31 @@ export function collectStructureFacts(input: CollectInput): StructureFacts {
           /* skip */
         }
       }
+      // Part of a link's or button's text hidden by its own display:none or visibility:hidden while
+      // the rest shows ("Read more <span style=display:none>about football</span>"): text that can
+      // only have been meant for screen readers, which then do not get it either (C7's converse).
+      const inControls = Array.from(document.body?.querySelectorAll('a[href] span, a[href] em, a[href] strong, a[href] small, button span') ?? []).slice(0, caps.hiddenCandidates);
+      bump('controlParts', inControls.length);
+      for (const el of inControls) {
+        if (kept >= caps.hiddenPerKind) break;
+        try {
+          if (el.hasAttribute('hidden') || el.childElementCount > 2) continue;
+          const st = cs(el);
+          const how = st.display === 'none' ? 'display:none' : st.visibility === 'hidden' ? 'visibility:hidden' : null;
+          if (!how) continue;
+          const ctl = el.closest('a[href],button')!;
+          if (!el.parentElement || !A.rendered(el.parentElement) || !A.rendered(ctl) || el.closest('[aria-hidden="true"]')) continue;
+          const text = norm(el.textContent);
+          const shown = norm((ctl as HTMLElement).innerText);
+          if (!/\p{L}{2,}/u.test(text) || shown === '' || shown.includes(text)) continue;
+          // Responsive copies (a short and a long label, one shown per width) hide text that is shown elsewhere in the control.
+          if (/(?:^|[\s_-])(?:d-none|hidden-|visible-|show-|hide-|mobile|desktop|tablet|(?:sm|md|lg|xl)[:-])/i.test(el.getAttribute('class') ?? '')) continue;
+          hiddenContent.push({ ref: describe(el), kind: 'sr-hidden', tag: el.tagName.toLowerCase(), detail: `part of the ${ctl.tagName === 'A' ? 'link' : 'button'} text (${how})`, text: text.slice(0, 160) });
+          kept++;
+        } catch {
+          /* skip */
+        }
+      }
     }
 
     split('hidden');
@@ -794,6 +821,19 @@ export function collectStructureFacts(input: CollectInput): StructureFacts {
         const el = all![i]!;
         try {
           if (SKIP_TAG.test(el.tagName) || el.childElementCount > 3) continue;
+          // A status icon drawn as a background next to text that does not say the status (F3's example).
+          const cls = `${el.getAttribute('class') ?? ''} ${el.id}`;
+          const status = cls.length > 1 ? statusHint.exec(cls.toLowerCase()) : null;
+          if (status) {
+            const text = norm(el.textContent);
+            const st = cs(el);
+            if (text !== '' && text.length < 600 && /url\(/i.test(st.backgroundImage) && /no-repeat/.test(st.backgroundRepeat) && !text.toLowerCase().includes(status[1]!.slice(0, 4)) && !el.closest('[aria-hidden="true"],a[href],button,[role="button"],[role="link"]') && A.rendered(el)) {
+              const r = el.getBoundingClientRect();
+              const url = /url\(\s*["']?([^"')]*)/i.exec(st.backgroundImage)?.[1] ?? '';
+              backgrounds.push({ ref: describe(el), tag: el.tagName.toLowerCase(), url: url.slice(0, 300), width: Math.round(r.width), height: Math.round(r.height), status: status[1]!, text: text.slice(0, 160) });
+            }
+            continue;
+          }
           if ((el.textContent ?? '').trim() !== '' || el.querySelector(MEDIA)) continue;
           const bg = cs(el).backgroundImage;
           if (!bg || !/url\(/i.test(bg)) continue;
@@ -804,7 +844,7 @@ export function collectStructureFacts(input: CollectInput): StructureFacts {
           const r = el.getBoundingClientRect();
           if (r.width < 40 || r.height < 40 || (r.width >= 1000 && r.height >= 500)) continue;
           const url = /url\(\s*["']?([^"')]*)/i.exec(bg)?.[1] ?? '';
-          backgrounds.push({ ref: describe(el), tag: el.tagName.toLowerCase(), url: url.slice(0, 300), width: Math.round(r.width), height: Math.round(r.height) });
+          backgrounds.push({ ref: describe(el), tag: el.tagName.toLowerCase(), url: url.slice(0, 300), width: Math.round(r.width), height: Math.round(r.height), status: null, text: '' });
         } catch {
           /* skip */
         }

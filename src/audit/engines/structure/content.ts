@@ -32,7 +32,11 @@ export function spacerWorthReporting(r: SpacerRegion): boolean {
   return r.emptyBlocks + r.brRuns >= 2;
 }
 
-/** A background image large enough to carry information, not a tile or a page backdrop. */
+/** Class or id words naming a status that an icon conveys (F3: a warning icon beside the text). */
+export const STATUS_HINT_SOURCE = String.raw`(?:^|[^a-z])(warning|warn|error|danger|alert|caution|success|important|required|complete|completed|incomplete|valid|invalid|correct|incorrect|approved|rejected)(?:[^a-z]|$)`;
+
+/** A background image large enough to carry information, not a tile or a page backdrop; a status icon beside text always. */
 export function backgroundWorthReporting(b: BackgroundImageFact): boolean {
+  if (b.status) return b.width >= 8 && b.height >= 8;
   return b.width >= 40 && b.height >= 40 && b.width * b.height >= 3000 && !(b.width >= 1000 && b.height >= 500);
 }

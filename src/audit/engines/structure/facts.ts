@@ -142,13 +142,16 @@ export interface SpacerRegion {
   brRuns: number;
 }
 
-/** An element whose only visible content is a CSS background image (WCAG F3). */
+/** An element whose only visible content is a CSS background image, or a status icon drawn beside text that does not say the status (WCAG F3). */
 export interface BackgroundImageFact {
   ref: ElementRef;
   tag: string;
   url: string;
   width: number;
   height: number;
+  /** For an icon beside text: the status word of its class or id (warning, error…) that the text does not say, and the text. */
+  status: string | null;
+  text: string;
 }
 
 export interface SensoryBlock {

@@ -3,7 +3,7 @@ import type { ImageFact } from './facts.ts';
 const IMAGE_EXT = 'jpe?g|png|gif|svg|webp|bmp|tiff?|avif|ico|heic';
 
 /** Source of a loose pattern for alt texts that may be file names, also used in the page. */
-export const FILE_NAME_HINT_SOURCE = String.raw`\.(?:${IMAGE_EXT})\s*$|^[0-9a-f]{16,}$|^\s*(?:img|dsc|dscn|dcim|pxl|pict?|image|photo|screenshot|screen shot)[\s_-]*\d{2,}|^\W*(?:an? |the )?(?:image|img|photo|photograph|picture|pic|graphics?|spacer|blank|placeholder|untitled|alt|alt text|alternative text|icon|banner|thumbnail|thumb|clipart|clip art|artwork|figure|insert image here|image here|no image|transparent|pixel|1x1)(?:[\s_-]*\d{1,3})?\W*$`;
+export const FILE_NAME_HINT_SOURCE = String.raw`\.(?:${IMAGE_EXT})\s*$|^[0-9a-f]{16,}$|^\s*(?:img|dsc|dscn|dcim|pxl|pict?|image|photo|screenshot|screen shot)[\s_-]*\d{2,}|^\W*(?:an? |the )?(?:image|img|photo|photograph|picture|pic|graphics?|spacer|blank|placeholder|untitled|alt|alt text|alternative text|icon|banner|thumbnail|thumb|clipart|clip art|artwork|figure|insert image here|image here|no image|transparent|pixel|1x1|click|click here|click me|button|image button|link)(?:[\s_-]*\d{1,3})?\W*$`;
 
 /** A name that is only a file name with an image extension: no spaces around words, an extension. */
 const FILE_NAME = new RegExp(String.raw`^[^\s/\\]{1,120}\.(?:${IMAGE_EXT})$`, 'i');
@@ -53,7 +53,7 @@ export function fileNameAlt(alt: string | null, src: string): FileNameAlt | null
 }
 
 /** Words that only say an image is there (WCAG F30, F39): nothing of what it shows. */
-const PLACEHOLDER_WORDS = 'image|img|photo|photograph|picture|pic|graphic|graphics|spacer|blank|placeholder|untitled|alt|alt text|alternative text|icon|banner|thumbnail|thumb|clipart|clip art|artwork|figure|insert image here|image here|no image|transparent|pixel|1x1';
+const PLACEHOLDER_WORDS = 'image|img|photo|photograph|picture|pic|graphic|graphics|spacer|blank|placeholder|untitled|alt|alt text|alternative text|icon|banner|thumbnail|thumb|clipart|clip art|artwork|figure|insert image here|image here|no image|transparent|pixel|1x1|click|click here|click me|button|image button|link';
 const PLACEHOLDER = new RegExp(String.raw`^(?:an? |the )?(?:${PLACEHOLDER_WORDS})(?:[\s_-]*\d{1,3})?$`, 'i');
 /** Of those, the ones that are never a description, whatever the picture (for `confirmed`). */
 const PLACEHOLDER_STRICT = /^(?:image|img|photo|picture|pic|graphic|spacer|blank|placeholder|untitled|alt|alt text|transparent|pixel|1x1|insert image here|image here)(?:[\s_-]*\d{1,3})?$/i;

@@ -3,7 +3,7 @@ import { ensureInPage } from '../../session/in-page.ts';
 import { collectStructureFacts, DEFAULT_CAPS, type CollectInput } from './collect.ts';
 import type { ElementRef, StructureFacts } from './facts.ts';
 import { judgeHeading, MAX_HEADING_CHARS, MAX_HEADING_WORDS } from './headings.ts';
-import { backgroundWorthReporting, hiddenContentWorthReporting, meaningfulGenerated, spacerWorthReporting, SR_CLASS_SOURCE } from './content.ts';
+import { backgroundWorthReporting, hiddenContentWorthReporting, meaningfulGenerated, spacerWorthReporting, SR_CLASS_SOURCE, STATUS_HINT_SOURCE } from './content.ts';
 import { emptyAltInformative, FILE_NAME_HINT_SOURCE, hiddenImageText, INFO_HINT_SOURCE, judgeImageName, LOGO_HINT_SOURCE, svgImageOfText, wordyImageOfText } from './images.ts';
 import { LIST_MARKER_SOURCE, longestListRun } from './lists.ts';
 import { SENSORY_HINT_SOURCE, SENSORY_PATTERN_SOURCES, sensoryReference } from './sensory.ts';
@@ -28,6 +28,7 @@ export function structureInput(): CollectInput {
     infoHintSource: INFO_HINT_SOURCE,
     logoHintSource: LOGO_HINT_SOURCE,
     srClassSource: SR_CLASS_SOURCE,
+    statusHintSource: STATUS_HINT_SOURCE,
   };
 }
 
@@ -322,7 +323,9 @@ export function structureFindings(facts: StructureFacts): FindingDraft[] {
           ...at(h.ref),
           help: 'Hide screen reader text visually, not with display:none',
           description: 'Text meant for screen readers (a "visually hidden" or skip-link class) that is hidden with display:none or visibility:hidden is hidden from everyone, screen reader users included.',
-          failureSummary: `This <${h.tag}> is marked as text for screen readers (${h.detail}) but is hidden from everyone, so nobody gets "${text}". Hide it visually with a clip-based class instead.`,
+          failureSummary: h.detail.startsWith('part of')
+            ? `This <${h.tag}> is ${h.detail.replace(/ \((.*)\)$/, ', hidden by $1')}: text that can only be meant for screen readers, yet nobody gets "${text}". Hide it visually with a clip-based class instead, or show it.`
+            : `This <${h.tag}> is marked as text for screen readers (${h.detail}) but is hidden from everyone, so nobody gets "${text}". Hide it visually with a clip-based class instead.`,
           helpUrl: INFO_REL,
           data: { hidden: { text, by: h.detail } },
         }),
@@ -360,9 +363,11 @@ export function structureFindings(facts: StructureFacts): FindingDraft[] {
         ...at(b.ref),
         help: 'Give information shown by CSS background images a text alternative',
         description: 'A CSS background image has no text alternative: if it conveys information (a chart, text, a status), that information is lost (WCAG F3).',
-        failureSummary: `This <${b.tag}> shows only a CSS background image (${b.width}×${b.height}px), with no text and no accessible name, and nothing beside it. If the image conveys information, give it a text alternative (role="img" and aria-label, or an <img> with alt).`,
+        failureSummary: b.status
+          ? `This <${b.tag}> draws a CSS background image beside its text, and its class says "${b.status}", which the text "${CAP(b.text)}" does not. If the icon conveys that status, say it in the text (visually hidden if need be).`
+          : `This <${b.tag}> shows only a CSS background image (${b.width}×${b.height}px), with no text and no accessible name, and nothing beside it. If the image conveys information, give it a text alternative (role="img" and aria-label, or an <img> with alt).`,
         helpUrl: understandingUrl('non-text-content'),
-        data: { background: { url: b.url.slice(0, 300), width: b.width, height: b.height } },
+        data: { background: { url: b.url.slice(0, 300), width: b.width, height: b.height, ...(b.status ? { status: b.status } : {}) } },
       }),
     );
   }

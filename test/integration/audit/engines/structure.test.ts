@@ -150,6 +150,7 @@ describe('structure engine: images and sensory references', () => {
 });
 
 describe('structure engine: content hidden, generated or used for spacing', () => {
+  const GIF = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///ywAAAAAAQABAAACAUwAOw==';
   it('finds CSS generated text that carries meaning, and leaves quotes, icons and counters alone', async () => {
     const r = await scan(
       `
@@ -180,12 +181,16 @@ describe('structure engine: content hidden, generated or used for spacing', () =
       <table id="pres-table" role="presentation"><tr><th>Day</th><th>Hours</th></tr><tr><td>Monday</td><td>9–5</td></tr></table>
       <a id="skip" class="skip-link" href="#content">Skip to content</a>
       <a href="/report.pdf">Annual report <span id="sr-none" class="sr-only">(PDF, 2 MB)</span></a>
+      <a href="football.html">Read more <span id="link-part" style="visibility:hidden"> about football</span></a>
+      <div class="warning-icon" id="warning-bg">Taking too much of your pension early could leave you short later.</div>
     `,
-      '.skip-link{display:none}.sr-only{display:none}',
+      `.skip-link{display:none}.sr-only{display:none}.warning-icon{padding-left:40px;background:url(${GIF}) no-repeat left center}`,
     );
     expect(at(fail, 'aria-hidden-content')).toEqual({ '#hidden-p': 'needs_review' });
     expect(at(fail, 'presentation-role-semantics')).toEqual({ '#pres-h': 'needs_review', '#pres-ul': 'needs_review', '#pres-table': 'needs_review' });
-    expect(at(fail, 'sr-text-hidden')).toEqual({ '#skip': 'needs_review', '#sr-none': 'needs_review' });
+    expect(at(fail, 'sr-text-hidden')).toEqual({ '#skip': 'needs_review', '#sr-none': 'needs_review', '#link-part': 'needs_review' });
+    expect(ofRule(fail, 'sr-text-hidden').find((f) => f.elementSelector === '#link-part')!.failureSummary).toContain('part of the link text, hidden by visibility:hidden');
+    expect(at(fail, 'background-image-informative')).toEqual({ '#warning-bg': 'needs_review' });
     expect(ofRule(fail, 'sr-text-hidden').find((f) => f.elementSelector === '#sr-none')!.failureSummary).toContain('sr-only (display:none)');
     const pass = await scan(
       `
@@ -198,9 +203,13 @@ describe('structure engine: content hidden, generated or used for spacing', () =
       <a class="skip-link" href="#content">Skip to content</a>
       <div style="display:none"><span class="sr-only">Inside a closed menu</span></div>
       <span class="sr-only">Fine: hidden by clipping</span>
+      <a href="#m">Menu <span class="d-none d-md-inline">and more</span></a>
+      <a href="#n">Next <span style="display:none">Next</span></a>
+      <div class="warning-icon">Warning: taking your pension early could leave you short.</div>
     `,
-      '.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}.skip-link{position:absolute;left:-999px}.skip-link:focus{left:0}',
+      `.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}.skip-link{position:absolute;left:-999px}.skip-link:focus{left:0}.d-none{display:none}.warning-icon{padding-left:40px;background:url(${GIF}) no-repeat left center}`,
     );
+    expect(ofRule(pass, 'background-image-informative')).toEqual([]);
     expect(ofRule(pass, 'aria-hidden-content')).toEqual([]);
     expect(ofRule(pass, 'presentation-role-semantics')).toEqual([]);
     expect(ofRule(pass, 'sr-text-hidden')).toEqual([]);
@@ -237,12 +246,13 @@ describe('structure engine: informative images', () => {
       <div><div id="bg-only" style="width:300px;height:120px;background:url(/img/banner.png) no-repeat"></div></div>
       <img id="placeholder" src="/img/holiday.jpg" alt="image" width="200" height="150">
       <img id="spacer" src="/img/holiday.jpg" alt="spacer" width="200" height="150">
+      <input id="click" type="image" src="/img/banner.png" alt="click" width="40" height="40">
       <img id="banner-text" src="/img/banner.png" alt="Summer Sale: 50% Off Everything" width="600" height="120">
       <h2><img id="heading-text" src="/img/banner.png" alt="Our Services" width="300" height="60"></h2>
     `);
     expect(at(fail, 'image-empty-alt-informative')).toEqual({ '#logo-empty': 'needs_review', '#chart-none': 'needs_review' });
     expect(at(fail, 'background-image-informative')).toEqual({ '#bg-only': 'needs_review' });
-    expect(at(fail, 'image-alt-filename')).toEqual({ '#placeholder': 'confirmed', '#spacer': 'confirmed' });
+    expect(at(fail, 'image-alt-filename')).toEqual({ '#placeholder': 'confirmed', '#spacer': 'confirmed', '#click': 'needs_review' });
     expect(at(fail, 'image-of-text')).toEqual({ '#banner-text': 'needs_review', '#heading-text': 'needs_review' });
     const pass = await scan(`
       <p><img src="/img/acme-logo.png" alt="" width="120" height="60"> Acme Corporation</p>
