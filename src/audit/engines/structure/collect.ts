@@ -601,8 +601,9 @@ export function collectStructureFacts(input: CollectInput): StructureFacts {
         for (const m of main.matchAll(/"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'/g)) out.push((m[1] ?? m[2] ?? '').replace(/\\(.)/g, '$1'));
         return out.join('');
       };
+      let pseudoLooks = 0;
       for (const pr of pseudoRules) {
-        if (generated.length >= caps.generated) break;
+        if (generated.length >= caps.generated || pseudoLooks >= caps.generatedPerRule * 40) break;
         let els: Element[];
         try {
           els = Array.from(document.querySelectorAll(pr.base)).slice(0, caps.generatedPerRule);
@@ -614,6 +615,7 @@ export function collectStructureFacts(input: CollectInput): StructureFacts {
         for (const el of els) {
           try {
             if (!A.rendered(el) || el.closest('[aria-hidden="true"]')) continue;
+            pseudoLooks++;
             const ps = getComputedStyle(el, `::${pr.pseudo}`);
             if (ps.display === 'none' || ps.visibility === 'hidden' || /^(none|normal)$/.test(ps.content)) continue;
             const text = norm(literals(ps.content));
@@ -630,6 +632,7 @@ export function collectStructureFacts(input: CollectInput): StructureFacts {
         seenText.add(key);
         generated.push({ ref: describe(first.el), pseudo: pr.pseudo, text: first.text.slice(0, 160), rule: pr.sel.slice(0, 160), count, font: first.font.slice(0, 120) });
       }
+      bump('pseudoLooks', pseudoLooks);
     }
 
     split('generated');
