@@ -478,7 +478,14 @@ export function collectStructureFacts(input: CollectInput): StructureFacts {
         const hintText = `${(src.split(/[?#]/)[0] ?? '').split('/').pop() ?? ''} ${img.getAttribute('class') ?? ''} ${img.id}`.toLowerCase();
         const infoM = infoHint.exec(hintText);
         const decorative = (alt !== null && altT === '') || ((role === 'presentation' || role === 'none') && altT === '');
-        const wordy = altT.split(/\s+/).length >= 2 && r.height > 0 && (heading !== null || control !== null || r.width / r.height >= 1.8);
+        let logo = logoHint.test(hintText) || logoHint.test(altT);
+        for (let a = img.parentElement, i = 0; a && i < 3 && !logo; a = a.parentElement, i++) logo = logoHint.test(`${a.getAttribute('class') ?? ''} ${a.id}`);
+        if (!logo && control && !isInput && control.closest('header,[role="banner"]')) {
+          const href = (control.getAttribute('href') ?? '').trim();
+          logo = /^(?:\.?\/|(?:\.\.\/)*index\.html?|#?)$/i.test(href) || href === `${location.origin}/`;
+        }
+        // Only what can pass the deciders in Node is described (that is where the cost is).
+        const wordy = !logo && altT.split(/\s+/).length >= 2 && r.height >= 12 && r.width >= 40 && (heading !== null || control !== null || r.width / r.height >= 1.8);
         const maybe =
           (altT !== '' && fileHint.test(altT)) ||
           (altT !== '' && (role === 'presentation' || role === 'none' || ariaHidden)) ||
@@ -494,12 +501,6 @@ export function collectStructureFacts(input: CollectInput): StructureFacts {
           for (let i = 0; box && i < 6 && box !== document.body && !isBlock(box); i++) box = box.parentElement;
         }
         const alone = isInput || !box || norm(box.textContent) === '';
-        let logo = logoHint.test(hintText) || logoHint.test(altT);
-        for (let a = img.parentElement, i = 0; a && i < 3 && !logo; a = a.parentElement, i++) logo = logoHint.test(`${a.getAttribute('class') ?? ''} ${a.id}`);
-        if (!logo && control && !isInput && control.closest('header,[role="banner"]')) {
-          const href = (control.getAttribute('href') ?? '').trim();
-          logo = /^(?:\.?\/|(?:\.\.\/)*index\.html?|#?)$/i.test(href) || href === `${location.origin}/`;
-        }
         const fact: ImageFact = {
           ref: describe(img),
           tag: img.tagName.toLowerCase(),
@@ -728,6 +729,7 @@ export function collectStructureFacts(input: CollectInput): StructureFacts {
       // only have been meant for screen readers, which then do not get it either (C7's converse).
       const inControls = Array.from(document.body?.querySelectorAll('a[href] span, a[href] em, a[href] strong, a[href] small, button span') ?? []).slice(0, caps.hiddenCandidates);
       bump('controlParts', inControls.length);
+      const controlsSeen = new Set<Element>();
       for (const el of inControls) {
         if (kept >= caps.hiddenPerKind) break;
         try {
@@ -736,12 +738,14 @@ export function collectStructureFacts(input: CollectInput): StructureFacts {
           const how = st.display === 'none' ? 'display:none' : st.visibility === 'hidden' ? 'visibility:hidden' : null;
           if (!how) continue;
           const ctl = el.closest('a[href],button')!;
+          if (controlsSeen.has(ctl)) continue;
           if (!el.parentElement || !A.rendered(el.parentElement) || !A.rendered(ctl) || el.closest('[aria-hidden="true"]')) continue;
           const text = norm(el.textContent);
           const shown = norm((ctl as HTMLElement).innerText);
           if (!/\p{L}{2,}/u.test(text) || shown === '' || shown.includes(text)) continue;
           // Responsive copies (a short and a long label, one shown per width) hide text that is shown elsewhere in the control.
           if (/(?:^|[\s_-])(?:d-none|hidden-|visible-|show-|hide-|mobile|desktop|tablet|(?:sm|md|lg|xl)[:-])/i.test(el.getAttribute('class') ?? '')) continue;
+          controlsSeen.add(ctl);
           hiddenContent.push({ ref: describe(el), kind: 'sr-hidden', tag: el.tagName.toLowerCase(), detail: `part of the ${ctl.tagName === 'A' ? 'link' : 'button'} text (${how})`, text: text.slice(0, 160) });
           kept++;
         } catch {
