@@ -215,6 +215,15 @@ describe('structure engine: content hidden, generated or used for spacing', () =
     expect(ofRule(pass, 'sr-text-hidden')).toEqual([]);
   });
 
+  it('survives a page that breaks the CSS object model it reads', async () => {
+    const r = await scan(
+      `<p class="fact" id="fact">The Eiffel Tower is in Paris.</p><script>window.CSSStyleRule = undefined; window.CSSMediaRule = 5;</script>`,
+      '.fact::before{content:"Fact: "}',
+    );
+    expect(r.engines.map((e) => [e.engine, e.error])).toEqual([['structure', undefined]]);
+    expect(ofRule(r, 'css-generated-content')).toEqual([]);
+  });
+
   it('finds spacer paragraphs and runs of line breaks once per region', async () => {
     const fail = await scan(`
       <p id="first-spacer">&nbsp;</p><p>Text one.</p><p>&nbsp;</p><p>Text two.</p><p><br></p>
