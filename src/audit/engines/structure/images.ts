@@ -153,7 +153,7 @@ export function emptyAltInformative(img: ImageFact): string | null {
 
 /** An alt that describes a picture rather than copying words drawn in it. */
 const DESCRIBES =
-  /^(?:an?|photo|photograph|picture|image|illustration|drawing|painting|portrait|close-?up|view|screenshot|screen shot|diagram|chart|graph|map|icon|logo|the word|the letters?)\b|\b(?:photo|photograph|picture|image|illustration|portrait|logo|drawing|painting|screenshot|icon) (?:of|showing|with)\b/i;
+  /^(?:an?|photo|photograph|picture|image|illustration|drawing|painting|portrait|close-?up|view|screenshot|screen shot|diagram|chart|graph|map|icon|logo|the word|the letters?)\b|\b(?:photo|photograph|picture|image|illustration|portrait|logo|drawing|painting|screenshot|screen shot|icon|diagram|chart|graph|map|plot|figure|graphic|rendering|view) (?:of|showing|with|for)\b/i;
 
 /** Text-like: Title Case, or figures, prices, percentages, or exclamation as on a banner. */
 function textLike(text: string, words: string[]): boolean {
@@ -184,7 +184,9 @@ export function wordyImageOfText(img: ImageFact): WordyImageOfText | null {
   const ratio = w / h;
   if (img.inHeading && img.alone && ratio >= 1.5) return { text, shape: 'heading' };
   const inControl = img.inControl !== null || img.tag === 'input';
-  if (inControl && img.alone && ratio >= 1.8 && h <= 100) return { text, shape: 'control' };
+  // A link to an image file is a thumbnail opening the full picture, not a button.
+  const toImage = img.inControl !== null && HAS_IMAGE_EXT.test(baseName(img.inControl));
+  if (inControl && !toImage && img.alone && ratio >= 1.8 && h <= 70) return { text, shape: 'control' };
   if (!img.inHeading && !inControl && words.length >= 3 && ratio >= 1.8 && h <= 300 && textLike(text, words)) return { text, shape: 'banner' };
   return null;
 }

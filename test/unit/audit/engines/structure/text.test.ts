@@ -215,6 +215,9 @@ describe('informative images and images of text', () => {
     expect(wordyImageOfText(img({ alt: 'A photo of the Eiffel Tower At Night', width: 600, height: 300 }))).toBeNull();
     expect(wordyImageOfText(img({ tag: 'input', alt: 'Press me', width: 84, height: 45, alone: true }))).toMatchObject({ shape: 'control' });
     expect(wordyImageOfText(img({ tag: 'input', alt: 'Decrease text size', width: 50, height: 50, alone: true }))).toBeNull();
+    expect(wordyImageOfText(img({ alt: 'Improved dashboard', width: 460, height: 97, inControl: '../_images/ipy_013_dashboard.png', alone: true }))).toBeNull();
+    expect(wordyImageOfText(img({ alt: 'Inheritance diagram of IPython.core.ultratb', width: 768, height: 100 }))).toBeNull();
+    expect(wordyImageOfText(img({ alt: 'Sign Up Now', width: 120, height: 40, inControl: '/join', alone: true }))).toMatchObject({ shape: 'control' });
     expect(wordyImageOfText(img({ alt: 'Our services', width: 300, height: 60, inHeading: true, alone: true }))).toMatchObject({ shape: 'heading' });
     expect(wordyImageOfText(img({ alt: 'Portrait', width: 300, height: 60, inHeading: true, alone: true }))).toBeNull();
   });
