@@ -35,6 +35,18 @@ export const STRUCTURE_GUIDES: Readonly<Record<string, FixGuide>> = {
     who: 'Screen reader users hear a file name such as "IMG_1234.jpg", or a word such as "image" or "spacer", instead of what the image shows.',
     fix: 'Replace the alt text with a short description of what the image conveys, or alt="" if it is decorative.',
   },
+  'image-hidden-has-alt': {
+    who: 'An image hidden from assistive technology (role="presentation", aria-hidden or alt="") that carries text: if the image conveys something, screen reader users miss it.',
+    fix: 'If the image is informative, remove role="presentation"/aria-hidden and keep a good alt; if it is decorative, use alt="" and drop the leftover alt or title text.',
+  },
+  'image-of-text': {
+    who: 'Text drawn into an image cannot be resized, recoloured or respaced by people with low vision or dyslexia, and blurs when zoomed.',
+    fix: 'Use real text styled with CSS (or inline SVG text) instead of an image of text, unless it is a logo or the exact look is essential.',
+  },
+  'sensory-reference': {
+    who: 'Instructions that name things only by where they are or how they look ("the button on the right", "the green icon") cannot be followed by people who cannot see the layout, or when it reflows on a phone.',
+    fix: 'Name the thing by its visible label or heading as well ("the Search button on the right", "the Help menu").',
+  },
   'image-empty-alt-informative': {
     who: 'An informative image (a logo, chart, diagram or map) marked as decorative is skipped by screen readers: its users miss what it conveys.',
     fix: 'Give the image an alt text that says what it conveys (the organisation for a logo, the finding for a chart); keep alt="" only for images that add nothing.',
@@ -63,18 +75,6 @@ export const STRUCTURE_GUIDES: Readonly<Record<string, FixGuide>> = {
     who: 'Empty paragraphs and runs of line breaks are announced by screen readers as blank lines, and add structure that is not there.',
     fix: 'Remove the empty paragraphs and extra <br>, and make the space with CSS margins or padding.',
   },
-  'image-hidden-has-alt': {
-    who: 'An image hidden from assistive technology (role="presentation", aria-hidden or alt="") that carries text: if the image conveys something, screen reader users miss it.',
-    fix: 'If the image is informative, remove role="presentation"/aria-hidden and keep a good alt; if it is decorative, use alt="" and drop the leftover alt or title text.',
-  },
-  'image-of-text': {
-    who: 'Text drawn into an image cannot be resized, recoloured or respaced by people with low vision or dyslexia, and blurs when zoomed.',
-    fix: 'Use real text styled with CSS (or inline SVG text) instead of an image of text, unless it is a logo or the exact look is essential.',
-  },
-  'sensory-reference': {
-    who: 'Instructions that name things only by where they are or how they look ("the button on the right", "the green icon") cannot be followed by people who cannot see the layout, or when it reflows on a phone.',
-    fix: 'Name the thing by its visible label or heading as well ("the Search button on the right", "the Help menu").',
-  },
 };
 
 /** The structure engine's rules. */
@@ -88,6 +88,8 @@ export const STRUCTURE_CATALOGUE = ruleEntries('structure', [
   { id: 'list-not-marked', criteria: ['1.3.1'], severities: ['moderate'] },
   { id: 'image-alt-filename', criteria: ['1.1.1'], severities: ['serious'] },
   { id: 'image-hidden-has-alt', criteria: ['1.1.1'], severities: ['moderate'] },
+  { id: 'image-of-text', criteria: ['1.4.5'], severities: ['moderate'] },
+  { id: 'sensory-reference', criteria: ['1.3.3'], severities: ['moderate'] },
   { id: 'image-empty-alt-informative', criteria: ['1.1.1'], severities: ['serious'] },
   { id: 'background-image-informative', criteria: ['1.1.1'], severities: ['moderate'] },
   { id: 'css-generated-content', criteria: ['1.3.1'], severities: ['moderate'] },
@@ -95,6 +97,4 @@ export const STRUCTURE_CATALOGUE = ruleEntries('structure', [
   { id: 'presentation-role-semantics', criteria: ['1.3.1'], severities: ['serious'] },
   { id: 'sr-text-hidden', criteria: ['1.3.1'], severities: ['moderate'] },
   { id: 'spacer-markup', criteria: ['1.3.1'], severities: ['minor'] },
-  { id: 'image-of-text', criteria: ['1.4.5'], severities: ['moderate'] },
-  { id: 'sensory-reference', criteria: ['1.3.3'], severities: ['moderate'] },
 ]);
