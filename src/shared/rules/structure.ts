@@ -32,7 +32,7 @@ export const STRUCTURE_GUIDES: Readonly<Record<string, FixGuide>> = {
     fix: 'Use <ul> (or <ol> for numbered items) with one <li> per item, and draw bullets with CSS.',
   },
   'image-alt-filename': {
-    who: 'Screen reader users hear a file name such as "IMG_1234.jpg" instead of what the image shows.',
+    who: 'Screen reader users hear a file name such as "IMG_1234.jpg", or a word such as "image" or "spacer", instead of what the image shows.',
     fix: 'Replace the alt text with a short description of what the image conveys, or alt="" if it is decorative.',
   },
   'image-hidden-has-alt': {
@@ -46,6 +46,34 @@ export const STRUCTURE_GUIDES: Readonly<Record<string, FixGuide>> = {
   'sensory-reference': {
     who: 'Instructions that name things only by where they are or how they look ("the button on the right", "the green icon") cannot be followed by people who cannot see the layout, or when it reflows on a phone.',
     fix: 'Name the thing by its visible label or heading as well ("the Search button on the right", "the Help menu").',
+  },
+  'image-empty-alt-informative': {
+    who: 'An informative image (a logo, chart, diagram or map) marked as decorative is skipped by screen readers: its users miss what it conveys.',
+    fix: 'Give the image an alt text that says what it conveys (the organisation for a logo, the finding for a chart); keep alt="" only for images that add nothing.',
+  },
+  'background-image-informative': {
+    who: 'Information shown only by a CSS background image has no text alternative: screen reader users miss it, and it disappears in high contrast modes.',
+    fix: 'Put informative images in the HTML as <img> with alt text (or give the element role="img" and an aria-label); keep CSS backgrounds for decoration.',
+  },
+  'css-generated-content': {
+    who: 'Words inserted by CSS (::before/::after content) are lost when users turn off or replace the page styles, and some assistive technology does not read them.',
+    fix: 'Put text that carries information in the HTML; keep CSS generated content for decoration (quotes, bullets, icons).',
+  },
+  'aria-hidden-content': {
+    who: 'Visible text inside aria-hidden="true" is skipped by screen readers: their users miss content everyone else reads.',
+    fix: 'Remove aria-hidden from content meant for everyone; use it only for decoration or for a visual copy of text that is also in the page for screen readers.',
+  },
+  'presentation-role-semantics': {
+    who: 'A heading, list or data table given role="presentation" or role="none" loses its meaning: screen reader users cannot jump to the heading, hear the list\'s size or the table\'s headers.',
+    fix: 'Remove role="presentation"/"none" from elements whose structure conveys meaning; style them with CSS instead.',
+  },
+  'sr-text-hidden': {
+    who: 'Text meant for screen readers (skip links, extra link text, instructions) hidden with display:none or visibility:hidden is hidden from screen readers too: nobody gets it.',
+    fix: 'Hide such text visually with a clip-based "visually hidden" class (position:absolute; clip; 1px size) instead of display:none, and let skip links show on focus.',
+  },
+  'spacer-markup': {
+    who: 'Empty paragraphs and runs of line breaks are announced by screen readers as blank lines, and add structure that is not there.',
+    fix: 'Remove the empty paragraphs and extra <br>, and make the space with CSS margins or padding.',
   },
 };
 
@@ -62,4 +90,11 @@ export const STRUCTURE_CATALOGUE = ruleEntries('structure', [
   { id: 'image-hidden-has-alt', criteria: ['1.1.1'], severities: ['moderate'] },
   { id: 'image-of-text', criteria: ['1.4.5'], severities: ['moderate'] },
   { id: 'sensory-reference', criteria: ['1.3.3'], severities: ['moderate'] },
+  { id: 'image-empty-alt-informative', criteria: ['1.1.1'], severities: ['serious'] },
+  { id: 'background-image-informative', criteria: ['1.1.1'], severities: ['moderate'] },
+  { id: 'css-generated-content', criteria: ['1.3.1'], severities: ['moderate'] },
+  { id: 'aria-hidden-content', criteria: ['1.3.1'], severities: ['serious'] },
+  { id: 'presentation-role-semantics', criteria: ['1.3.1'], severities: ['serious'] },
+  { id: 'sr-text-hidden', criteria: ['1.3.1'], severities: ['moderate'] },
+  { id: 'spacer-markup', criteria: ['1.3.1'], severities: ['minor'] },
 ]);

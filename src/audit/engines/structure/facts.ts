@@ -94,6 +94,64 @@ export interface ImageFact {
   inControl: string | null;
   width: number;
   height: number;
+  /** Nothing but the image (and other images) in its control, heading or nearest block: no text beside it. */
+  alone: boolean;
+  /** The image sits in a heading (h1–h6 or role=heading). */
+  inHeading: boolean;
+  /** Its file name, class or id, or a close ancestor's, says logo or brand, or it is the home link of a banner. */
+  logo: boolean;
+  /** A word of its file name, class or id naming a kind of image that informs (chart, diagram, map, logo…). */
+  infoHint: string | null;
+}
+
+/** Text put in the page by CSS `::before`/`::after` `content` (WCAG F87). */
+export interface GeneratedContentFact {
+  ref: ElementRef;
+  pseudo: 'before' | 'after';
+  /** The text inserted (string literals of `content`, as computed for this element). */
+  text: string;
+  /** The style rule's selector, and how many rendered elements it puts that text on. */
+  rule: string;
+  count: number;
+  /** The pseudo-element's font family (icon fonts put glyphs in letters). */
+  font: string;
+}
+
+/** Content hidden in a way that contradicts it being meant for everyone, or for screen readers. */
+export interface HiddenContentFact {
+  ref: ElementRef;
+  /**
+   * `aria-hidden`: visible text taken out of the accessibility tree;
+   * `presentation`: role none/presentation on an element whose semantics carry meaning (F92);
+   * `sr-hidden`: text marked as meant for screen readers (sr-only, visually-hidden, skip link) hidden
+   * from everyone by display:none or visibility:hidden.
+   */
+  kind: 'aria-hidden' | 'presentation' | 'sr-hidden';
+  /** The element's tag, and for `presentation` its role; for `sr-hidden` the class or id that names it and how it is hidden. */
+  tag: string;
+  detail: string;
+  text: string;
+}
+
+/** Empty paragraphs, runs of line breaks and blank blocks used for vertical space, per region. */
+export interface SpacerRegion {
+  /** The first spacer of the region (where to look), and the region as a landmark or tag. */
+  ref: ElementRef;
+  region: string;
+  emptyBlocks: number;
+  brRuns: number;
+}
+
+/** An element whose only visible content is a CSS background image, or a status icon drawn beside text that does not say the status (WCAG F3). */
+export interface BackgroundImageFact {
+  ref: ElementRef;
+  tag: string;
+  url: string;
+  width: number;
+  height: number;
+  /** For an icon beside text: the status word of its class or id (warning, error…) that the text does not say, and the text. */
+  status: string | null;
+  text: string;
 }
 
 export interface SensoryBlock {
@@ -119,6 +177,10 @@ export interface StructureFacts {
   lists: ListCandidate[];
   images: ImageFact[];
   sensory: SensoryBlock[];
+  generated: GeneratedContentFact[];
+  hiddenContent: HiddenContentFact[];
+  spacers: SpacerRegion[];
+  backgrounds: BackgroundImageFact[];
   context: PageContext;
   /** Elements examined per check, to show where caps were hit. */
   examined: Record<string, number>;

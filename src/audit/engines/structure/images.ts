@@ -3,7 +3,7 @@ import type { ImageFact } from './facts.ts';
 const IMAGE_EXT = 'jpe?g|png|gif|svg|webp|bmp|tiff?|avif|ico|heic';
 
 /** Source of a loose pattern for alt texts that may be file names, also used in the page. */
-export const FILE_NAME_HINT_SOURCE = String.raw`\.(?:${IMAGE_EXT})\s*$|^[0-9a-f]{16,}$|^\s*(?:img|dsc|dscn|dcim|pxl|pict?|image|photo|screenshot|screen shot)[\s_-]*\d{2,}`;
+export const FILE_NAME_HINT_SOURCE = String.raw`\.(?:${IMAGE_EXT})\s*$|^[0-9a-f]{16,}$|^\s*(?:img|dsc|dscn|dcim|pxl|pict?|image|photo|screenshot|screen shot)[\s_-]*\d{2,}|^\W*(?:an? |the )?(?:image|img|photo|photograph|picture|pic|graphics?|spacer|blank|placeholder|untitled|alt|alt text|alternative text|icon|banner|thumbnail|thumb|clipart|clip art|artwork|figure|insert image here|image here|no image|transparent|pixel|1x1|click|click here|click me|button|image button|link)(?:[\s_-]*\d{1,3})?\W*$`;
 
 /** A name that is only a file name with an image extension: no spaces around words, an extension. */
 const FILE_NAME = new RegExp(String.raw`^[^\s/\\]{1,120}\.(?:${IMAGE_EXT})$`, 'i');
@@ -27,8 +27,11 @@ export function baseName(src: string): string {
 }
 
 export interface FileNameAlt {
-  /** `own-src`: the alt is the image's own file name (extension included), which cannot describe it. */
-  kind: 'own-src' | 'file-name' | 'camera-name';
+  /**
+   * `own-src`: the alt is the image's own file name (extension included), which cannot describe it.
+   * `placeholder`: a word that only says there is an image ("image", "photo", "spacer"; F30, F39).
+   */
+  kind: 'own-src' | 'file-name' | 'camera-name' | 'placeholder';
   alt: string;
 }
 
@@ -45,7 +48,20 @@ export function fileNameAlt(alt: string | null, src: string): FileNameAlt | null
   if (altFile !== a && FILE_NAME.test(altFile)) return { kind: 'file-name', alt: a };
   if (FILE_NAME.test(a)) return { kind: 'file-name', alt: a };
   if (CAMERA_NAME.test(a)) return { kind: 'camera-name', alt: a };
+  if (placeholderAlt(a)) return { kind: 'placeholder', alt: a };
   return null;
+}
+
+/** Words that only say an image is there (WCAG F30, F39): nothing of what it shows. */
+const PLACEHOLDER_WORDS = 'image|img|photo|photograph|picture|pic|graphic|graphics|spacer|blank|placeholder|untitled|alt|alt text|alternative text|icon|banner|thumbnail|thumb|clipart|clip art|artwork|figure|insert image here|image here|no image|transparent|pixel|1x1|click|click here|click me|button|image button|link';
+const PLACEHOLDER = new RegExp(String.raw`^(?:an? |the )?(?:${PLACEHOLDER_WORDS})(?:[\s_-]*\d{1,3})?$`, 'i');
+/** Of those, the ones that are never a description, whatever the picture (for `confirmed`). */
+const PLACEHOLDER_STRICT = /^(?:image|img|photo|picture|pic|graphic|spacer|blank|placeholder|untitled|alt|alt text|transparent|pixel|1x1|insert image here|image here)(?:[\s_-]*\d{1,3})?$/i;
+
+/** An alt that is a placeholder word ("image", "photo 2", "spacer"), punctuation ignored. */
+export function placeholderAlt(alt: string): boolean {
+  const a = alt.replace(/[.:!*()[\]"'“”]/g, ' ').replace(/\s+/g, ' ').trim();
+  return a !== '' && PLACEHOLDER.test(a);
 }
 
 export interface ImageNameVerdict extends FileNameAlt {
@@ -67,6 +83,10 @@ export function judgeImageName(img: ImageFact): ImageNameVerdict | null {
     const target = baseName(img.inControl);
     if (target !== '' && target.toLowerCase() === baseName(img.src).toLowerCase()) return null;
     return { ...fn, outcome: 'needs_review' };
+  }
+  if (fn.kind === 'placeholder') {
+    const a = fn.alt.replace(/[.:!*()[\]"'“”]/g, ' ').replace(/\s+/g, ' ').trim();
+    return { ...fn, outcome: PLACEHOLDER_STRICT.test(a) ? 'confirmed' : 'needs_review' };
   }
   return { ...fn, outcome: fn.kind === 'own-src' ? 'confirmed' : 'needs_review' };
 }
@@ -108,4 +128,65 @@ export function svgImageOfText(img: ImageFact): string | null {
   const t = img.svgText?.replace(/\s+/g, ' ').trim() ?? '';
   if (!/\p{L}{2,}/u.test(t)) return null;
   return t;
+}
+
+/** Words of a file name, class or id that name an image kind that conveys information. */
+export const INFO_HINT_SOURCE = String.raw`(?:^|[^a-z])(logo|chart|graph|diagram|infographic|map|plot|flowchart|timeline|screenshot|floorplan|floor-plan|org-?chart)s?(?:[^a-z]|$)`;
+/** Words that make a file name, class or id a logo or brand mark (exempt from 1.4.5). */
+export const LOGO_HINT_SOURCE = String.raw`logo|brand|wordmark|masthead`;
+
+/**
+ * An image marked decorative (alt="" or role none/presentation, no alt text) whose file name,
+ * class or id names an informative kind of image (a logo, chart, diagram, map…), standing alone
+ * with no text beside it to say the same (WCAG 1.1.1, F38's converse). Images in links and
+ * buttons are left to axe (link-name, button-name). Returns the hint word, for `needs_review`.
+ */
+export function emptyAltInformative(img: ImageFact): string | null {
+  const alt = img.alt?.trim() ?? null;
+  const role = img.role?.split(/\s+/)[0]?.toLowerCase() ?? null;
+  const decorative = alt === '' || ((role === 'presentation' || role === 'none') && !alt);
+  if (!decorative || img.tag !== 'img') return null;
+  if (img.inControl !== null || !img.alone) return null;
+  if (img.width < 24 || img.height < 24) return null;
+  return img.infoHint;
+}
+
+/** An alt that describes a picture rather than copying words drawn in it. */
+const DESCRIBES =
+  /^(?:an?|photo|photograph|picture|image|illustration|drawing|painting|portrait|close-?up|view|screenshot|screen shot|diagram|chart|graph|map|icon|logo|the word|the letters?)\b|\b(?:photo|photograph|picture|image|illustration|portrait|logo|drawing|painting|screenshot|screen shot|icon|diagram|chart|graph|map|plot|figure|graphic|rendering|view) (?:of|showing|with|for)\b/i;
+
+/** Text-like: Title Case, or figures, prices, percentages, or exclamation as on a banner. */
+function textLike(text: string, words: string[]): boolean {
+  if (/\p{N}|[%£$€!?:]/u.test(text)) return true;
+  const long = words.filter((w) => w.replace(/\P{L}/gu, '').length >= 4);
+  return long.length >= 2 && long.filter((w) => /^\p{Lu}/u.test(w.replace(/^\P{L}+/u, ''))).length / long.length >= 0.6;
+}
+
+export interface WordyImageOfText {
+  text: string;
+  /** `heading`: the only content of a heading; `control`: of a link or button, shaped like a button; `banner`: a wide image with banner text. */
+  shape: 'heading' | 'control' | 'banner';
+}
+
+/**
+ * An `<img>` whose text alternative reads like the words of a banner, button or heading rather than
+ * a description, and whose shape and place are those of text: likely an image of text (1.4.5).
+ * Logos are exempt; an alt that describes a picture ("a photo of…") is left alone. `needs_review`.
+ */
+export function wordyImageOfText(img: ImageFact): WordyImageOfText | null {
+  if (img.svgText || img.logo) return null;
+  const text = (img.name ?? img.alt ?? '').replace(/\s+/g, ' ').trim();
+  if (text.length > 160 || DESCRIBES.test(text) || fileNameAlt(text, img.src)) return null;
+  const words = text.split(' ').filter((w) => /\p{L}/u.test(w));
+  if (words.length < 2 || words.length > 20) return null;
+  const { width: w, height: h } = img;
+  if (w < 40 || h < 12) return null;
+  const ratio = w / h;
+  if (img.inHeading && img.alone && ratio >= 1.5) return { text, shape: 'heading' };
+  const inControl = img.inControl !== null || img.tag === 'input';
+  // A link to an image file is a thumbnail opening the full picture, not a button.
+  const toImage = img.inControl !== null && HAS_IMAGE_EXT.test(baseName(img.inControl));
+  if (inControl && !toImage && img.alone && ratio >= 1.8 && h <= 70) return { text, shape: 'control' };
+  if (!img.inHeading && !inControl && words.length >= 3 && ratio >= 1.8 && h <= 300 && textLike(text, words)) return { text, shape: 'banner' };
+  return null;
 }

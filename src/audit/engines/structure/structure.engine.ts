@@ -3,7 +3,8 @@ import { ensureInPage } from '../../session/in-page.ts';
 import { collectStructureFacts, DEFAULT_CAPS, type CollectInput } from './collect.ts';
 import type { ElementRef, StructureFacts } from './facts.ts';
 import { judgeHeading, MAX_HEADING_CHARS, MAX_HEADING_WORDS } from './headings.ts';
-import { FILE_NAME_HINT_SOURCE, hiddenImageText, judgeImageName, svgImageOfText } from './images.ts';
+import { backgroundWorthReporting, hiddenContentWorthReporting, meaningfulGenerated, spacerWorthReporting, SR_CLASS_SOURCE, STATUS_HINT_SOURCE } from './content.ts';
+import { emptyAltInformative, FILE_NAME_HINT_SOURCE, hiddenImageText, INFO_HINT_SOURCE, judgeImageName, LOGO_HINT_SOURCE, svgImageOfText, wordyImageOfText } from './images.ts';
 import { LIST_MARKER_SOURCE, longestListRun } from './lists.ts';
 import { SENSORY_HINT_SOURCE, SENSORY_PATTERN_SOURCES, sensoryReference } from './sensory.ts';
 import { judgeTable, NUMERIC_CELL_SOURCE } from './tables.ts';
@@ -24,6 +25,10 @@ export function structureInput(): CollectInput {
     sensoryPatternSources: SENSORY_PATTERN_SOURCES,
     maxHeadingChars: MAX_HEADING_CHARS,
     maxHeadingWords: MAX_HEADING_WORDS,
+    infoHintSource: INFO_HINT_SOURCE,
+    logoHintSource: LOGO_HINT_SOURCE,
+    srClassSource: SR_CLASS_SOURCE,
+    statusHintSource: STATUS_HINT_SOURCE,
   };
 }
 
@@ -172,9 +177,11 @@ export function structureFindings(facts: StructureFacts): FindingDraft[] {
           severity: 'serious',
           criterion: '1.1.1',
           ...at(img.ref),
-          help: 'Do not use a file name as alternative text',
-          description: 'An image\'s text alternative must say what the image conveys; a file name does not.',
-          failureSummary: own
+          help: fn.kind === 'placeholder' ? 'Do not use a placeholder word as alternative text' : 'Do not use a file name as alternative text',
+          description: 'An image\'s text alternative must say what the image conveys; a file name or a word such as "image" does not.',
+          failureSummary: fn.kind === 'placeholder'
+            ? `The text alternative "${CAP(fn.alt)}" only says that there is ${img.inControl !== null ? 'an image in this link or button' : 'an image'}, not what it shows. Describe what it conveys, or use alt="" if it is decorative.`
+            : own
             ? `The text alternative "${CAP(fn.alt)}" is the image's own ${fn.alt.includes('/') || fn.alt.includes('\\') ? 'file path' : 'file name'}${img.inControl !== null ? ', inside a link or button: check whether the file name is really what it leads to' : ''}.`
             : `The text alternative "${CAP(fn.alt)}" looks like a file name${fn.kind === 'camera-name' ? ' given by a camera or screenshot tool' : ''}, not a description of the image.`,
           helpUrl: understandingUrl('non-text-content'),
@@ -200,6 +207,41 @@ export function structureFindings(facts: StructureFacts): FindingDraft[] {
         }),
       );
     }
+    const hint = emptyAltInformative(img);
+    if (hint) {
+      out.push(
+        ownFinding({
+          ruleId: 'image-empty-alt-informative',
+          type: 'needs_review',
+          severity: 'serious',
+          criterion: '1.1.1',
+          ...at(img.ref),
+          help: 'Check that images marked decorative are decorative',
+          description: 'An image with alt="" or role="presentation" is skipped by assistive technology; an image that conveys something (a logo, chart, diagram, map) needs a text alternative.',
+          failureSummary: `This image is marked decorative (${img.alt === '' ? 'alt=""' : `role="${img.role}"`}) but its ${/logo/.test(hint) ? 'name says it is a logo' : `name says it is a ${hint}`}, and no text beside it says what it conveys (${img.width}×${img.height}px). If it informs, give it a text alternative.`,
+          helpUrl: understandingUrl('non-text-content'),
+          data: { image: { src: img.src.slice(0, 300), hint, width: img.width, height: img.height } },
+        }),
+      );
+    }
+    const wordy = wordyImageOfText(img);
+    if (wordy && !img.svgText) {
+      const where = wordy.shape === 'heading' ? 'is the whole content of a heading' : wordy.shape === 'control' ? 'is the whole content of a button or link, shaped like a button' : 'is shaped like a banner';
+      out.push(
+        ownFinding({
+          ruleId: 'image-of-text',
+          type: 'needs_review',
+          severity: 'moderate',
+          criterion: '1.4.5',
+          ...at(img.ref),
+          help: 'Use text rather than images of text',
+          description: 'Text should be real text, not drawn into an image, unless it is a logo or its look is essential.',
+          failureSummary: `This image ${where} (${img.width}×${img.height}px) and its text alternative "${CAP(wordy.text)}" reads like the words drawn in it. Unless it is a logo, use real text styled with CSS.`,
+          helpUrl: understandingUrl('images-of-text'),
+          data: { image: { text: CAP(wordy.text), shape: wordy.shape, width: img.width, height: img.height } },
+        }),
+      );
+    }
     const svgText = svgImageOfText(img);
     if (svgText) {
       out.push(
@@ -217,6 +259,117 @@ export function structureFindings(facts: StructureFacts): FindingDraft[] {
         }),
       );
     }
+  }
+
+  for (const g of facts.generated) {
+    const text = meaningfulGenerated(g);
+    if (!text) continue;
+    out.push(
+      ownFinding({
+        ruleId: 'css-generated-content',
+        type: 'needs_review',
+        severity: 'moderate',
+        criterion: '1.3.1',
+        ...at(g.ref),
+        help: 'Do not put information in CSS generated content',
+        description: 'Text inserted with ::before or ::after and the content property is lost when styles are turned off or replaced, and is not part of the document (WCAG F87).',
+        failureSummary: `CSS inserts "${CAP(text)}" ${g.pseudo} this element (rule ${CAP(g.rule)}${g.count > 1 ? `, on ${g.count} elements` : ''}). If the words carry information, put them in the HTML.`,
+        helpUrl: INFO_REL,
+        data: { generated: { text: CAP(text), pseudo: g.pseudo, rule: CAP(g.rule), elements: g.count } },
+      }),
+    );
+  }
+
+  for (const h of facts.hiddenContent) {
+    if (!hiddenContentWorthReporting(h)) continue;
+    const text = CAP(h.text);
+    if (h.kind === 'aria-hidden') {
+      out.push(
+        ownFinding({
+          ruleId: 'aria-hidden-content',
+          type: 'needs_review',
+          severity: 'serious',
+          criterion: '1.3.1',
+          ...at(h.ref),
+          help: 'Do not hide visible content from assistive technology',
+          description: 'aria-hidden="true" removes content from the accessibility tree: visible text meant for everyone is then missing for screen reader users.',
+          failureSummary: `This <${h.tag}> is shown on screen but hidden from assistive technology by aria-hidden="true", and its text "${text}" is not repeated elsewhere on the page. If it is meant for everyone, remove aria-hidden.`,
+          helpUrl: INFO_REL,
+          data: { hidden: { text, by: h.detail } },
+        }),
+      );
+    } else if (h.kind === 'presentation') {
+      out.push(
+        ownFinding({
+          ruleId: 'presentation-role-semantics',
+          type: 'needs_review',
+          severity: 'serious',
+          criterion: '1.3.1',
+          ...at(h.ref),
+          help: 'Do not remove the semantics of headings, lists and data tables',
+          description: 'role="presentation" or role="none" removes an element\'s meaning: a heading, list or data table marked so is no longer announced as one (WCAG F92).',
+          failureSummary: `This <${h.tag}> has ${h.detail}, which removes its ${/^h\d$/.test(h.tag) ? 'heading' : h.tag === 'table' ? 'table headers and structure' : h.tag === 'blockquote' ? 'quotation' : 'list'} semantics ("${text}"). If its structure conveys meaning, remove the role.`,
+          helpUrl: INFO_REL,
+          data: { hidden: { text, by: h.detail, tag: h.tag } },
+        }),
+      );
+    } else {
+      out.push(
+        ownFinding({
+          ruleId: 'sr-text-hidden',
+          type: 'needs_review',
+          severity: 'moderate',
+          criterion: '1.3.1',
+          ...at(h.ref),
+          help: 'Hide screen reader text visually, not with display:none',
+          description: 'Text meant for screen readers (a "visually hidden" or skip-link class) that is hidden with display:none or visibility:hidden is hidden from everyone, screen reader users included.',
+          failureSummary: h.detail.startsWith('part of')
+            ? `This <${h.tag}> is ${h.detail.replace(/ \((.*)\)$/, ', hidden by $1')}: text that can only be meant for screen readers, yet nobody gets "${text}". Hide it visually with a clip-based class instead, or show it.`
+            : `This <${h.tag}> is marked as text for screen readers (${h.detail}) but is hidden from everyone, so nobody gets "${text}". Hide it visually with a clip-based class instead.`,
+          helpUrl: INFO_REL,
+          data: { hidden: { text, by: h.detail } },
+        }),
+      );
+    }
+  }
+
+  for (const sp of facts.spacers) {
+    if (!spacerWorthReporting(sp)) continue;
+    const parts = [sp.emptyBlocks ? `${sp.emptyBlocks} empty paragraph${sp.emptyBlocks > 1 ? 's' : ''} or blank block${sp.emptyBlocks > 1 ? 's' : ''}` : '', sp.brRuns ? `${sp.brRuns} run${sp.brRuns > 1 ? 's' : ''} of three or more line breaks` : ''].filter(Boolean);
+    out.push(
+      ownFinding({
+        ruleId: 'spacer-markup',
+        type: 'needs_review',
+        severity: 'minor',
+        criterion: '1.3.1',
+        ...at(sp.ref),
+        help: 'Make vertical space with CSS, not empty paragraphs or line breaks',
+        description: 'Empty paragraphs and runs of <br> used for spacing are announced by screen readers as blank lines, and give structure that is not there.',
+        failureSummary: `This ${sp.region === 'body' ? 'page' : `<${sp.region}> region`} uses ${parts.join(' and ')} for vertical space (the first is here). Use CSS margins instead.`,
+        helpUrl: INFO_REL,
+        data: { spacers: { region: sp.region, emptyBlocks: sp.emptyBlocks, brRuns: sp.brRuns } },
+      }),
+    );
+  }
+
+  for (const b of facts.backgrounds) {
+    if (!backgroundWorthReporting(b)) continue;
+    out.push(
+      ownFinding({
+        ruleId: 'background-image-informative',
+        type: 'needs_review',
+        severity: 'moderate',
+        criterion: '1.1.1',
+        ...at(b.ref),
+        help: 'Give information shown by CSS background images a text alternative',
+        description: 'A CSS background image has no text alternative: if it conveys information (a chart, text, a status), that information is lost (WCAG F3).',
+        failureSummary: b.status
+          ? `This <${b.tag}> draws a CSS background image beside its text, and its class says "${b.status}", which the text "${CAP(b.text)}" does not. If the icon conveys that status, say it in the text (visually hidden if need be).`
+          : `This <${b.tag}> shows only a CSS background image (${b.width}×${b.height}px), with no text and no accessible name, and nothing beside it. If the image conveys information, give it a text alternative (role="img" and aria-label, or an <img> with alt).`,
+        helpUrl: understandingUrl('non-text-content'),
+        data: { background: { url: b.url.slice(0, 300), width: b.width, height: b.height, ...(b.status ? { status: b.status } : {}) } },
+      }),
+    );
   }
 
   for (const b of facts.sensory) {

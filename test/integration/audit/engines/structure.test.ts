@@ -149,6 +149,137 @@ describe('structure engine: images and sensory references', () => {
   });
 });
 
+describe('structure engine: content hidden, generated or used for spacing', () => {
+  const GIF = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///ywAAAAAAQABAAACAUwAOw==';
+  it('finds CSS generated text that carries meaning, and leaves quotes, icons and counters alone', async () => {
+    const r = await scan(
+      `
+      <p class="fact" id="fact">The Eiffel Tower is in Paris.</p>
+      <p class="opinion" id="opinion">It is the finest tower.</p>
+      <blockquote id="quote">To be or not to be.</blockquote>
+      <span class="icon" id="icon">Home</span>
+      <ol class="steps"><li id="step">First</li><li>Second</li></ol>
+      <a class="ext" id="ext" href="#x">Docs</a>
+      <p class="nb" id="print-only">Printed</p>
+    `,
+      `.fact::before{content:"Fact: "}.opinion::before{content:"Opinion: "}blockquote::before{content:open-quote}blockquote::after{content:"\u201D"}
+       .icon::before{content:"\\e900";font-family:icomoon}.steps{counter-reset:s}.steps li::before{counter-increment:s;content:counter(s) ". "}
+       .ext::after{content:" \\2192"}@media print{.nb::after{content:" (see page 2)"}}`,
+    );
+    expect(at(r, 'css-generated-content')).toEqual({ '#fact': 'needs_review', '#opinion': 'needs_review' });
+    const f = ofRule(r, 'css-generated-content')[0]!;
+    expect(f.wcagCriterion).toBe('1.3.1');
+    expect(f.failureSummary).toContain('"Fact:"');
+  });
+
+  it('finds visible text hidden by aria-hidden, semantics removed by role=presentation, and screen reader text hidden from all', async () => {
+    const fail = await scan(
+      `
+      <p id="hidden-p" aria-hidden="true">Opening hours are nine to five on weekdays.</p>
+      <h2 id="pres-h" role="presentation">Our opening hours</h2>
+      <ul id="pres-ul" role="none"><li>Monday</li><li>Tuesday</li></ul>
+      <table id="pres-table" role="presentation"><tr><th>Day</th><th>Hours</th></tr><tr><td>Monday</td><td>9–5</td></tr></table>
+      <a id="skip" class="skip-link" href="#content">Skip to content</a>
+      <a href="/report.pdf">Annual report <span id="sr-none" class="sr-only">(PDF, 2 MB)</span></a>
+      <a href="football.html">Read more <span id="link-part" style="visibility:hidden"> about football</span></a>
+      <div class="warning-icon" id="warning-bg">Taking too much of your pension early could leave you short later.</div>
+    `,
+      `.skip-link{display:none}.sr-only{display:none}.warning-icon{padding-left:40px;background:url(${GIF}) no-repeat left center}`,
+    );
+    expect(at(fail, 'aria-hidden-content')).toEqual({ '#hidden-p': 'needs_review' });
+    expect(at(fail, 'presentation-role-semantics')).toEqual({ '#pres-h': 'needs_review', '#pres-ul': 'needs_review', '#pres-table': 'needs_review' });
+    expect(at(fail, 'sr-text-hidden')).toEqual({ '#skip': 'needs_review', '#sr-none': 'needs_review', '#link-part': 'needs_review' });
+    expect(ofRule(fail, 'sr-text-hidden').find((f) => f.elementSelector === '#link-part')!.failureSummary).toContain('part of the link text, hidden by visibility:hidden');
+    expect(at(fail, 'background-image-informative')).toEqual({ '#warning-bg': 'needs_review' });
+    expect(ofRule(fail, 'sr-text-hidden').find((f) => f.elementSelector === '#sr-none')!.failureSummary).toContain('sr-only (display:none)');
+    const pass = await scan(
+      `
+      <p><span aria-hidden="true">5 min read</span><span class="sr-only">5 min read</span></p>
+      <button id="close"><span aria-hidden="true">Close this dialog now please</span></button>
+      <div aria-hidden="true" style="opacity:0">Nothing to see in this place</div>
+      <span aria-hidden="true">★★★</span>
+      <table role="presentation"><tr><td>Menu</td><td>Content of the page</td></tr></table>
+      <nav><ul role="presentation"><li><a href="#a">A</a></li><li><a href="#b">B</a></li></ul></nav>
+      <a class="skip-link" href="#content">Skip to content</a>
+      <div style="display:none"><span class="sr-only">Inside a closed menu</span></div>
+      <span class="sr-only">Fine: hidden by clipping</span>
+      <a href="#m">Menu <span class="d-none d-md-inline">and more</span></a>
+      <a href="#n">Next <span style="display:none">Next</span></a>
+      <div class="warning-icon">Warning: taking your pension early could leave you short.</div>
+    `,
+      `.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}.skip-link{position:absolute;left:-999px}.skip-link:focus{left:0}.d-none{display:none}.warning-icon{padding-left:40px;background:url(${GIF}) no-repeat left center}`,
+    );
+    expect(ofRule(pass, 'background-image-informative')).toEqual([]);
+    expect(ofRule(pass, 'aria-hidden-content')).toEqual([]);
+    expect(ofRule(pass, 'presentation-role-semantics')).toEqual([]);
+    expect(ofRule(pass, 'sr-text-hidden')).toEqual([]);
+  });
+
+  it('survives a page that breaks the CSS object model it reads', async () => {
+    const r = await scan(
+      `<p class="fact" id="fact">The Eiffel Tower is in Paris.</p><script>window.CSSStyleRule = undefined; window.CSSMediaRule = 5;</script>`,
+      '.fact::before{content:"Fact: "}',
+    );
+    expect(r.engines.map((e) => [e.engine, e.error])).toEqual([['structure', undefined]]);
+    expect(ofRule(r, 'css-generated-content')).toEqual([]);
+  });
+
+  it('finds spacer paragraphs and runs of line breaks once per region', async () => {
+    const fail = await scan(`
+      <p id="first-spacer">&nbsp;</p><p>Text one.</p><p>&nbsp;</p><p>Text two.</p><p><br></p>
+      <div>Line<br><br><br><br>Far below</div>
+    `);
+    expect(at(fail, 'spacer-markup')).toEqual({ '#first-spacer': 'needs_review' });
+    expect(ofRule(fail, 'spacer-markup')[0]!.data.spacers).toEqual({ region: 'main', emptyBlocks: 3, brRuns: 1 });
+    const pass = await scan(`
+      <p>One paragraph.</p><p></p><p>Another paragraph, after an empty one that takes no room.</p>
+      <p>&nbsp;</p><div class="clearfix"></div>
+      <address>1 High Street<br>London<br>SW1</address><p>Line<br><br>Paragraph break</p>
+    `);
+    expect(ofRule(pass, 'spacer-markup')).toEqual([]);
+  });
+});
+
+describe('structure engine: informative images', () => {
+  const GIF = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///ywAAAAAAQABAAACAUwAOw==';
+  it('finds informative images marked decorative, CSS background images alone, placeholder alts and wordy images of text', async () => {
+    for (const name of ['acme-logo.png', 'sales-chart.png', 'banner.png', 'holiday.jpg', 'bg.png']) {
+      scanner.server.route(`/img/${name}`, (_req, res) => {
+        res.writeHead(200, { 'content-type': 'image/gif' });
+        res.end(Buffer.from(GIF.split(',')[1]!, 'base64'));
+      });
+    }
+    const fail = await scan(`
+      <div><img id="logo-empty" src="/img/acme-logo.png" alt="" width="120" height="60"></div>
+      <figure><img id="chart-none" src="/img/sales-chart.png" role="presentation" width="400" height="300"></figure>
+      <div><div id="bg-only" style="width:300px;height:120px;background:url(/img/banner.png) no-repeat"></div></div>
+      <img id="placeholder" src="/img/holiday.jpg" alt="image" width="200" height="150">
+      <img id="spacer" src="/img/holiday.jpg" alt="spacer" width="200" height="150">
+      <input id="click" type="image" src="/img/banner.png" alt="click" width="40" height="40">
+      <img id="banner-text" src="/img/banner.png" alt="Summer Sale: 50% Off Everything" width="600" height="120">
+      <h2><img id="heading-text" src="/img/banner.png" alt="Our Services" width="300" height="60"></h2>
+    `);
+    expect(at(fail, 'image-empty-alt-informative')).toEqual({ '#logo-empty': 'needs_review', '#chart-none': 'needs_review' });
+    expect(at(fail, 'background-image-informative')).toEqual({ '#bg-only': 'needs_review' });
+    expect(at(fail, 'image-alt-filename')).toEqual({ '#placeholder': 'confirmed', '#spacer': 'confirmed', '#click': 'needs_review' });
+    expect(at(fail, 'image-of-text')).toEqual({ '#banner-text': 'needs_review', '#heading-text': 'needs_review' });
+    const pass = await scan(`
+      <p><img src="/img/acme-logo.png" alt="" width="120" height="60"> Acme Corporation</p>
+      <a href="/"><img src="/img/acme-logo.png" alt="" width="120" height="60"></a>
+      <img src="/img/holiday.jpg" alt="" width="400" height="300">
+      <div style="padding:1em;background:url(/img/bg.png)">Welcome to our shop</div>
+      <section><div style="width:300px;height:120px;background:url(/img/banner.png)"></div><p>Text beside it</p></section>
+      <div><div role="img" aria-label="Sales rose" style="width:300px;height:120px;background:url(/img/banner.png)"></div></div>
+      <img src="/img/holiday.jpg" alt="Children playing on the beach at sunset" width="600" height="200">
+      <header><a href="/"><img src="/img/banner.png" alt="Acme Widgets Limited" width="300" height="60"></a></header>
+      <img src="/img/banner.png" class="site-logo" alt="Acme Widgets Limited Company" width="600" height="100">
+      <img src="/img/holiday.jpg" alt="Photo" title="x" width="20" height="20" role="presentation">
+    `);
+    for (const rule of ['image-empty-alt-informative', 'background-image-informative', 'image-of-text']) expect(ofRule(pass, rule), rule).toEqual([]);
+    expect(at(pass, 'image-alt-filename')).toEqual({});
+  });
+});
+
 describe('structure engine: alongside axe', () => {
   it('runs after axe on the same page, leaves a clean page clean and has a guide for every rule', async () => {
     const r = await scanner.scan(page('<h1>Title</h1><p>Just a paragraph of ordinary text on an ordinary page.</p>'), { engines: [axeEngine, structureEngine] });
@@ -157,7 +288,7 @@ describe('structure engine: alongside axe', () => {
       ['structure', undefined],
     ]);
     expect(r.findings.filter((f) => f.data.engine === 'structure')).toEqual([]);
-    for (const rule of ['table-no-headers', 'layout-table-semantics', 'layout-table', 'table-nested', 'table-empty-header', 'visual-heading-not-marked', 'list-not-marked', 'image-alt-filename', 'image-hidden-has-alt', 'image-of-text', 'sensory-reference']) {
+    for (const rule of ['table-no-headers', 'layout-table-semantics', 'layout-table', 'table-nested', 'table-empty-header', 'visual-heading-not-marked', 'list-not-marked', 'image-alt-filename', 'image-hidden-has-alt', 'image-of-text', 'sensory-reference', 'image-empty-alt-informative', 'background-image-informative', 'css-generated-content', 'aria-hidden-content', 'presentation-role-semantics', 'sr-text-hidden', 'spacer-markup']) {
       expect(GUIDES[rule]?.fix, rule).toBeTruthy();
     }
   });

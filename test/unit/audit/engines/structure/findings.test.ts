@@ -9,6 +9,10 @@ const facts = (over: Partial<StructureFacts>): StructureFacts => ({
   lists: [],
   images: [],
   sensory: [],
+  generated: [],
+  hiddenContent: [],
+  spacers: [],
+  backgrounds: [],
   context: { buttonNames: [], navCount: 0, headingTexts: [], bodyFontSize: 16 },
   examined: {},
   ...over,
@@ -18,7 +22,7 @@ describe('structure findings', () => {
   it('confirms an alt that is the image’s own path, with the measured values in data', () => {
     const [f, ...rest] = structureFindings(
       facts({
-        images: [{ ref: { selector: 'img', html: '<img>' }, tag: 'img', alt: '../_images/chart.png', title: null, src: '../_images/chart.png', role: null, ariaHidden: false, svgText: null, name: null, inControl: null, width: 300, height: 200 }],
+        images: [{ ref: { selector: 'img', html: '<img>' }, tag: 'img', alt: '../_images/chart.png', title: null, src: '../_images/chart.png', role: null, ariaHidden: false, svgText: null, name: null, inControl: null, width: 300, height: 200, alone: false, inHeading: false, logo: false, infoHint: null }],
       }),
     );
     expect(rest).toEqual([]);
@@ -51,6 +55,21 @@ describe('structure findings', () => {
       ['table-empty-header', 'th:nth-child(1)', 'needs_review'],
       ['table-empty-header', 'th:nth-child(2)', 'needs_review'],
     ]);
+  });
+
+  it('reports meaningful CSS generated text with the text in the evidence, and leaves decoration alone', () => {
+    const g = (text: string, font = 'serif') => ({ ref: { selector: `.x${text.length}`, html: '<p>' }, pseudo: 'before' as const, text, rule: '.fact::before', count: 2, font });
+    const out = structureFindings(facts({ generated: [g('Fact: '), g('» '), g('\u{e001}'), g('home', 'FontAwesome'), g('“')] }));
+    expect(out.map((f) => [f.ruleId, f.type, f.wcagCriterion])).toEqual([['css-generated-content', 'needs_review', '1.3.1']]);
+    expect(out[0]!.failureSummary).toContain('"Fact:"');
+    expect(out[0]!.data.generated).toMatchObject({ text: 'Fact:', elements: 2 });
+  });
+
+  it('reports spacers once per region and only from two on', () => {
+    const sp = (emptyBlocks: number, brRuns: number) => ({ ref: { selector: `p${emptyBlocks}${brRuns}`, html: '<p>' }, region: 'main', emptyBlocks, brRuns });
+    const out = structureFindings(facts({ spacers: [sp(1, 0), sp(2, 1)] }));
+    expect(out.map((f) => [f.ruleId, f.elementSelector])).toEqual([['spacer-markup', 'p21']]);
+    expect(out[0]!.failureSummary).toContain('2 empty paragraphs or blank blocks and 1 run of three or more line breaks');
   });
 
   it('has a guide for each rule it can report', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HeadingCandidate, ImageFact, PageContext } from '../../../../../src/audit/engines/structure/facts.ts';
 import { headingLikeText, judgeHeading } from '../../../../../src/audit/engines/structure/headings.ts';
-import { baseName, fileNameAlt, hiddenImageText, judgeImageName, svgImageOfText } from '../../../../../src/audit/engines/structure/images.ts';
+import { baseName, emptyAltInformative, fileNameAlt, hiddenImageText, judgeImageName, placeholderAlt, svgImageOfText, wordyImageOfText } from '../../../../../src/audit/engines/structure/images.ts';
 import { LIST_MARKER_SOURCE, lineMarker, longestListRun } from '../../../../../src/audit/engines/structure/lists.ts';
 import { SENSORY_PATTERN_SOURCES, sensoryReference } from '../../../../../src/audit/engines/structure/sensory.ts';
 
@@ -82,7 +82,7 @@ describe('visual headings', () => {
 });
 
 describe('image alt texts', () => {
-  const img = (over: Partial<ImageFact>): ImageFact => ({ ref, tag: 'img', alt: null, title: null, src: '/a/b.png', role: null, ariaHidden: false, svgText: null, name: null, inControl: null, width: 10, height: 10, ...over });
+  const img = (over: Partial<ImageFact>): ImageFact => ({ ref, tag: 'img', alt: null, title: null, src: '/a/b.png', role: null, ariaHidden: false, svgText: null, name: null, inControl: null, width: 10, height: 10, alone: false, inHeading: false, logo: false, infoHint: null, ...over });
 
   it('takes the decoded last path segment of a URL', () => {
     expect(baseName('../assets/bbc-blocks-dark.png?v=2#x')).toBe('bbc-blocks-dark.png');
@@ -180,5 +180,45 @@ describe('references to position, shape or colour', () => {
     const res = SENSORY_PATTERN_SOURCES.map((s) => new RegExp(s, 'iu'));
     expect(res.some((r) => r.test('Find the menu on the right'))).toBe(true);
     expect(res.some((r) => r.test('nothing here'))).toBe(false);
+  });
+});
+
+describe('informative images and images of text', () => {
+  const img = (over: Partial<ImageFact>): ImageFact => ({ ref, tag: 'img', alt: null, title: null, src: '/a/b.png', role: null, ariaHidden: false, svgText: null, name: null, inControl: null, width: 10, height: 10, alone: false, inHeading: false, logo: false, infoHint: null, ...over });
+
+  it('finds placeholder alt texts (F30, F39) and leaves descriptions alone', () => {
+    for (const a of ['image', 'Photo', 'spacer', 'picture 2', 'IMAGE.', 'graphic', 'an image', 'icon', 'thumbnail']) expect(placeholderAlt(a), a).toBe(true);
+    for (const a of ['Photo of the team', 'logo', 'Imagery guidelines', 'W3C logo', 'Spacer bar chart', 'pictures of cats']) expect(placeholderAlt(a), a).toBe(false);
+    expect(judgeImageName(img({ alt: 'image' }))).toMatchObject({ kind: 'placeholder', outcome: 'confirmed' });
+    expect(judgeImageName(img({ alt: 'icon' }))).toMatchObject({ kind: 'placeholder', outcome: 'needs_review' });
+    expect(judgeImageName(img({ alt: 'image', inControl: '/gallery' }))).toMatchObject({ kind: 'placeholder', outcome: 'needs_review' });
+    expect(judgeImageName(img({ alt: 'image', name: 'Sales by month' }))).toBeNull();
+  });
+
+  it('finds images marked decorative whose name says they inform, alone and outside controls', () => {
+    const logo = { alt: '', src: '/a/w3c-logo.png', infoHint: 'logo', alone: true, width: 72, height: 48 };
+    expect(emptyAltInformative(img(logo))).toBe('logo');
+    expect(emptyAltInformative(img({ ...logo, role: 'presentation', alt: null }))).toBe('logo');
+    expect(emptyAltInformative(img({ ...logo, alone: false }))).toBeNull();
+    expect(emptyAltInformative(img({ ...logo, inControl: '/' }))).toBeNull();
+    expect(emptyAltInformative(img({ ...logo, alt: 'W3C' }))).toBeNull();
+    expect(emptyAltInformative(img({ ...logo, infoHint: null }))).toBeNull();
+    expect(emptyAltInformative(img({ ...logo, width: 16, height: 16 }))).toBeNull();
+  });
+
+  it('finds wordy alt texts on images shaped like banners, buttons or headings, but not logos or descriptions', () => {
+    const banner = { alt: 'The Accessibility Conformance Testing (ACT) Rules Format 1.0 defines a format for writing accessibility test rules.', width: 527, height: 263 };
+    expect(wordyImageOfText(img(banner))).toMatchObject({ shape: 'banner' });
+    expect(wordyImageOfText(img({ ...banner, logo: true }))).toBeNull();
+    expect(wordyImageOfText(img({ alt: 'Summer Sale Starts Today', width: 600, height: 120 }))).toMatchObject({ shape: 'banner' });
+    expect(wordyImageOfText(img({ alt: 'fireworks going off behind the Eiffel tower at night', width: 600, height: 300 }))).toBeNull();
+    expect(wordyImageOfText(img({ alt: 'A photo of the Eiffel Tower At Night', width: 600, height: 300 }))).toBeNull();
+    expect(wordyImageOfText(img({ tag: 'input', alt: 'Press me', width: 84, height: 45, alone: true }))).toMatchObject({ shape: 'control' });
+    expect(wordyImageOfText(img({ tag: 'input', alt: 'Decrease text size', width: 50, height: 50, alone: true }))).toBeNull();
+    expect(wordyImageOfText(img({ alt: 'Improved dashboard', width: 460, height: 97, inControl: '../_images/ipy_013_dashboard.png', alone: true }))).toBeNull();
+    expect(wordyImageOfText(img({ alt: 'Inheritance diagram of IPython.core.ultratb', width: 768, height: 100 }))).toBeNull();
+    expect(wordyImageOfText(img({ alt: 'Sign Up Now', width: 120, height: 40, inControl: '/join', alone: true }))).toMatchObject({ shape: 'control' });
+    expect(wordyImageOfText(img({ alt: 'Our services', width: 300, height: 60, inHeading: true, alone: true }))).toMatchObject({ shape: 'heading' });
+    expect(wordyImageOfText(img({ alt: 'Portrait', width: 300, height: 60, inHeading: true, alone: true }))).toBeNull();
   });
 });
