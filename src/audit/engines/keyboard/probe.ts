@@ -1,5 +1,5 @@
 import type { CDPSession, Page } from 'playwright';
-import { analyseWalk, judgeProbe, trailingCycle, type Cycle, type FocusPos } from './focus-walk.ts';
+import { analyseWalk, judgeProbe, MAX_LOOP, trailingCycle, type Cycle, type FocusPos } from './focus-walk.ts';
 
 /**
  * The keyboard engine's hands in the page: the probe installed as `window.__a11yKbd` (where focus
@@ -9,7 +9,8 @@ import { analyseWalk, judgeProbe, trailingCycle, type Cycle, type FocusPos } fro
  */
 
 const BATCH = 20;
-const PROBE_PRESSES = 14;
+/** Presses per attempt to leave a suspect: two rounds of the longest loop looked for. */
+const PROBE_PRESSES = 2 * MAX_LOOP + 2;
 export const debug = process.env.KBD_DEBUG ? (...a: unknown[]) => console.error('[kbd]', ...a) : () => {};
 
 // ---- in the page ---------------------------------------------------------------------------------
@@ -317,8 +318,8 @@ async function positionsAfter(page: Page, key: string, presses: number, tabbable
     if (out.at(-1) === 'page' || out.at(-1) === 'opaque') break;
     const c = trailingCycle(out);
     if (c && [...tabbable].some((id) => !c.members.includes(id))) break;
-    // Focus keeps moving to elements it had not been on: not going round a few.
-    if (new Set(out).size > 6) break;
+    // Focus keeps moving to elements it had not been on: not going round a loop.
+    if (new Set(out).size > MAX_LOOP) break;
   }
   return out;
 }
