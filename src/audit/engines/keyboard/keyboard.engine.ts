@@ -7,7 +7,10 @@ import type { EngineResult, PageSession, ScanEngine } from '../engine.ts';
 import { KEYBOARD_RULES } from '../../../shared/rules/keyboard.ts';
 import { debug, fastWalk, freedByHints, installProbe, probe, slowWalk, trappedAt } from './probe.ts';
 import { clickListenerIds, compareStyles, describeIds, findFakeControls, focusMeasures, hasKeyListeners, trapFacts } from './page-facts.ts';
-import { focusFailures, focusVisibleFindings, notFocusableFinding, trapFinding } from './checks.ts';
+import { activationFinding, changeOnInputFinding, dialogEscapeFinding, dialogFocusFinding, dialogTriggerFinding, focusFailures, focusVisibleFindings, notFocusableFinding, trapFinding, type Described } from './checks.ts';
+import { EffectsRecorder, somethingHappened } from './effects.ts';
+import { dialogTriggers, probeDialogs } from './dialogs.ts';
+import { activationCandidates, choiceCandidates, tryActivation, tryChoices } from './operate.ts';
 
 /**
  * Keyboard checks with real key presses (Chromium's input pipeline, as Playwright's keyboard):
@@ -40,6 +43,11 @@ const SUSPECT_CAP = 4;
 const SLOW_PRESSES = 60;
 const PROBE_BUDGET_MS = 6000;
 const FAKE_CAP = 20;
+/** Operating with keys: time for all of it, and elements tried of each kind. */
+const OPERATE_BUDGET_MS = 5000;
+const DIALOG_CAP = 3;
+const ACTIVATION_CAP = 6;
+const CHOICE_CAP = 6;
 
 /** ACT rules each rule of this engine implements (for the accuracy harness). */
 export const ACT_RULES: Record<string, string[]> = {
@@ -117,6 +125,18 @@ export const keyboardEngine: ScanEngine = {
       // 4. Things that look clickable but Tab cannot reach.
       findings.push(...(await checkNotFocusable(page, cdp)));
       lap('not focusable');
+
+      // 5. Operating things with keys: dialogs, custom buttons, choices that change the context.
+      if (page.url() === startUrl && !session.signal?.aborted) {
+        const op = await checkOperation(page, cdp);
+        findings.push(...op.findings);
+        lap('operation');
+        if (op.changed) {
+          // The keys and clicks left the page in another state: the engines after this one see it as it loaded.
+          await withNavigation(page, () => page.reload({ waitUntil: 'load', timeout: 15_000 })).catch(() => null);
+          await ensureInPage(page).catch(() => {});
+        }
+      }
       return { findings };
     } finally {
       page.context().off('page', popups);
@@ -133,11 +153,15 @@ async function checkTraps(page: Page, cdp: CDPSession | null, suspects: number[]
   await probe(page, (k, f: number | null) => k.edge(f), first ?? null);
   const out: FindingDraft[] = [];
   const seen = new Set<string>();
+  const inLoops = new Set<number>();
   for (const id of suspects) {
     if (signal?.aborted || performance.now() - started > PROBE_BUDGET_MS) break;
+    // One loop is tried once, from whichever of its elements comes first.
+    if (inLoops.has(id)) continue;
     try {
       const trap = await trappedAt(page, id, tabbable);
       if (!trap) continue;
+      for (const m of trap.cycle.members) inLoops.add(m);
       const members = [...trap.cycle.members].sort((a, b) => a - b);
       const key = members.join(',');
       if (seen.has(key)) continue;
@@ -176,8 +200,70 @@ async function checkNotFocusable(page: Page, cdp: CDPSession | null): Promise<Fi
   try {
     const listenerIds = await clickListenerIds(page, cdp);
     const found = await probe(page, findFakeControls, { listenerIds, cap: FAKE_CAP });
-    return found.map(notFocusableFinding);
+    return found.map((f) => notFocusableFinding(f));
   } catch {
     return [];
   }
+}
+
+// ---- 2.1.1, 2.4.3, 3.2.2: operating with keys ----------------------------------------------------
+
+async function checkOperation(page: Page, cdp: CDPSession | null): Promise<{ findings: FindingDraft[]; changed: boolean }> {
+  const endAt = performance.now() + OPERATE_BUDGET_MS;
+  const fx = new EffectsRecorder(page);
+  const out: FindingDraft[] = [];
+  let changed = false;
+  const describe = async (ids: number[]): Promise<Array<Described | null>> => (ids.length ? probe(page, describeIds, ids) : []);
+  try {
+    const [dialogs, buttons, choices] = await Promise.all([
+      probe(page, dialogTriggers, DIALOG_CAP),
+      probe(page, activationCandidates, ACTIVATION_CAP),
+      probe(page, choiceCandidates, CHOICE_CAP),
+    ]);
+    debug('operate', { dialogs, buttons, choices });
+    if (dialogs.length + buttons.length + choices.length === 0) return { findings: [], changed: false };
+    await fx.install();
+    // A page that changes by itself (a clock, a carousel) makes every key look as if it did something.
+    await fx.start(null);
+    const restless = somethingHappened(await fx.read(150));
+
+    // Choices first: they are put back, the others may leave the page changed.
+    if (choices.length > 0) {
+      const r = await tryChoices(page, fx, choices, endAt);
+      changed ||= r.changed;
+      const ds = await describe(r.results.map((c) => c.id));
+      r.results.forEach((c, i) => {
+        const f = changeOnInputFinding(c, ds[i] ?? null);
+        if (f) out.push(f);
+      });
+    }
+    if (buttons.length > 0 && !restless) {
+      const r = await tryActivation(page, fx, buttons, endAt);
+      changed ||= r.changed;
+      const ds = await describe(r.results.map((a) => a.id));
+      r.results.forEach((a, i) => {
+        const f = activationFinding(a, ds[i] ?? null);
+        if (f) out.push(f);
+      });
+    }
+    if (dialogs.length > 0 && performance.now() < endAt) {
+      const unreachable = new Map<number, number>();
+      const r = await probeDialogs(page, fx, dialogs, endAt, async ({ dialog }) => {
+        const listenerIds = await clickListenerIds(page, cdp);
+        const fakes = await probe(page, findFakeControls, { listenerIds, cap: 5, within: dialog });
+        unreachable.set(dialog, fakes.length);
+        out.push(...fakes.map((f) => notFocusableFinding(f, true)));
+      });
+      changed ||= r.changed || r.results.length > 0;
+      for (const p of r.results) {
+        const [dd, td] = await describe([p.dialog, p.trigger]);
+        for (const f of [dialogFocusFinding(p, dd ?? null), dialogEscapeFinding(p, dd ?? null, unreachable.get(p.dialog) ?? 0), dialogTriggerFinding(p, td ?? null)]) if (f) out.push(f);
+      }
+    }
+  } catch (err) {
+    debug('operate failed', err);
+  } finally {
+    await fx.remove();
+  }
+  return { findings: out, changed };
 }

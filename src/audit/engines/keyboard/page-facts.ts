@@ -249,7 +249,9 @@ export interface FakeControl {
   text: string;
 }
 
-export function findFakeControls(k: Probe, arg: { listenerIds: number[]; cap: number }): FakeControl[] {
+/** In the page: things that look clickable and that Tab cannot reach; with `within`, only those inside that element. */
+export function findFakeControls(k: Probe, arg: { listenerIds: number[]; cap: number; within?: number }): FakeControl[] {
+  const within = typeof arg.within === 'number' ? k.el(arg.within) : undefined;
   const interactiveSel =
     'a[href], area[href], button, input, select, textarea, summary, label, option, iframe, audio[controls], video[controls], [contenteditable]:not([contenteditable="false"]), [tabindex]';
   const composite = '[role="listbox"], [role="menu"], [role="menubar"], [role="tree"], [role="treegrid"], [role="grid"], [role="tablist"], [role="radiogroup"], [aria-activedescendant]';
@@ -290,6 +292,7 @@ export function findFakeControls(k: Probe, arg: { listenerIds: number[]; cap: nu
   const keep: Array<[Element, string[], string]> = [];
   for (const [el, why] of candidates) {
     if (keep.length >= arg.cap) break;
+    if (within && !within.contains(el)) continue;
     try {
       if (el === document.body || el === document.documentElement || !(el instanceof HTMLElement || el instanceof SVGElement)) continue;
       const h = el as HTMLElement;
