@@ -7,6 +7,7 @@ import type { FakeControl, FocusMeasure, LoopFacts } from './page-facts.ts';
 import type { Effects } from './effects.ts';
 import type { DialogProbe } from './dialogs.ts';
 import type { Activation, ChoiceChange } from './operate.ts';
+import type { HoverOnly } from './hover.ts';
 
 /**
  * The keyboard engine's findings, from what the probe saw: no browser here. Whether focus is
@@ -265,5 +266,29 @@ export function changeOnInputFinding(c: ChoiceChange, d: Described | null): Find
     failureSummary: `Pressing ${c.key === 'Space' ? 'Space' : c.key} on this ${kind} changed its value, and then ${what.join(' and ')} (the scanner held the page where it was). Check whether the page says beforehand that this happens.`,
     helpUrl: understandingUrl('on-input'),
     data: { key: c.key, kind: c.kind, effects: what, review: { reason: 'a change of value changes the context; whether users are told beforehand needs a person' } },
+  });
+}
+
+/** Content the mouse pointer shows and keyboard focus does not (F54). */
+export function hoverOnlyFinding(h: HoverOnly, d: Described | null): FindingDraft | null {
+  if (!d) return null;
+  const shows = h.text ? ` ("${h.text}")` : '';
+  const why = h.controls
+    ? `Moving the mouse over this element shows links or controls${shows} that do not appear when it${h.focusable ? ' (or the first link or control inside it) receives keyboard focus, nor on Enter' : ' receives keyboard focus: it cannot receive it'}.`
+    : h.focusable
+      ? `Moving the mouse over this element shows text${shows} that does not appear when it receives keyboard focus.`
+      : `Moving the mouse over this element shows text${shows} (a tooltip?), and keyboard focus cannot reach the element to show it.`;
+  return ownFinding({
+    ruleId: KEYBOARD_RULES.hoverOnly,
+    type: 'needs_review',
+    severity: 'serious',
+    criterion: '2.1.1',
+    selector: d.selector,
+    html: d.html,
+    help: 'Show with keyboard focus what the mouse pointer shows',
+    description: 'Content and controls that appear when the mouse pointer is over an element must also be available from the keyboard (F54: functionality only on mouseover).',
+    failureSummary: `${why} Check whether the same is reachable another way with the keyboard.`,
+    helpUrl: understandingUrl('keyboard'),
+    data: { source: h.source, controls: h.controls, focusable: h.focusable, review: { reason: h.controls ? 'a sub-menu or controls shown only on hover' : 'text shown only on hover' } },
   });
 }

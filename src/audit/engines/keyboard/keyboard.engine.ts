@@ -6,8 +6,9 @@ import { analyseWalk, keyHints } from './focus-walk.ts';
 import type { EngineResult, PageSession, ScanEngine } from '../engine.ts';
 import { KEYBOARD_RULES } from '../../../shared/rules/keyboard.ts';
 import { debug, fastWalk, freedByHints, installProbe, probe, slowWalk, trappedAt } from './probe.ts';
-import { clickListenerIds, compareStyles, describeIds, findFakeControls, focusMeasures, hasKeyListeners, trapFacts } from './page-facts.ts';
-import { activationFinding, changeOnInputFinding, dialogEscapeFinding, dialogFocusFinding, dialogTriggerFinding, focusFailures, focusVisibleFindings, notFocusableFinding, trapFinding, type Described } from './checks.ts';
+import { clickListenerIds, compareStyles, describeIds, findFakeControls, FOCUS_GUARD_EVENTS, focusMeasures, hasKeyListeners, HOVER_EVENTS, listenerIds, POINTER_EVENTS, trapFacts } from './page-facts.ts';
+import { activationFinding, changeOnInputFinding, dialogEscapeFinding, dialogFocusFinding, dialogTriggerFinding, focusFailures, focusVisibleFindings, hoverOnlyFinding, notFocusableFinding, trapFinding, type Described } from './checks.ts';
+import { hoverCandidates, tryHover } from './hover.ts';
 import { EffectsRecorder, somethingHappened } from './effects.ts';
 import { dialogTriggers, probeDialogs } from './dialogs.ts';
 import { activationCandidates, choiceCandidates, tryActivation, tryChoices } from './operate.ts';
@@ -44,10 +45,12 @@ const SLOW_PRESSES = 60;
 const PROBE_BUDGET_MS = 6000;
 const FAKE_CAP = 20;
 /** Operating with keys: time for all of it, and elements tried of each kind. */
-const OPERATE_BUDGET_MS = 5000;
+const OPERATE_BUDGET_MS = 6000;
+const HOVER_BUDGET_MS = 2500;
 const DIALOG_CAP = 3;
 const ACTIVATION_CAP = 6;
 const CHOICE_CAP = 6;
+const HOVER_CAP = 4;
 
 /** ACT rules each rule of this engine implements (for the accuracy harness). */
 export const ACT_RULES: Record<string, string[]> = {
@@ -73,6 +76,9 @@ export const keyboardEngine: ScanEngine = {
       cdp = null;
     }
     const at = await page.evaluate(installProbe);
+    // Which elements listen to what, asked of DevTools once (after any reload below).
+    let listening: Promise<Listening> | null = null;
+    const listeners = () => (listening ??= listenerIds(page, cdp, { click: POINTER_EVENTS, hover: HOVER_EVENTS, guard: FOCUS_GUARD_EVENTS }));
     const findings: FindingDraft[] = [];
     let t0 = performance.now();
     const lap = (what: string) => {
@@ -106,7 +112,10 @@ export const keyboardEngine: ScanEngine = {
         state = await probe(page, (k) => k.state());
         debug('slow walk', JSON.stringify(positions), walk, state, { tabbable });
       }
-      const suspects = [...new Set([...walk.revisited, ...state.prevented.filter((p): p is number => typeof p === 'number'), ...state.scripted])].slice(0, SUSPECT_CAP);
+      // A walk cut off by its cap (a page with hundreds of links) never reached the rest of the
+      // page: elements there that listen to blur, focusout or keydown are tried as suspects too.
+      const unreached = !walk.completed && !walk.stuck && positions.length >= cap ? unreachedGuards(tabbable, walk.order, (await listeners()).guard ?? []) : [];
+      const suspects = [...new Set([...walk.revisited, ...state.prevented.filter((p): p is number => typeof p === 'number'), ...state.scripted, ...unreached])].slice(0, SUSPECT_CAP);
 
       // 2. Focus visible, on the elements Tab reached (not where scripts bounce focus: focusing
       // and blurring there would set them off).
@@ -123,12 +132,12 @@ export const keyboardEngine: ScanEngine = {
       }
 
       // 4. Things that look clickable but Tab cannot reach.
-      findings.push(...(await checkNotFocusable(page, cdp)));
+      findings.push(...(await checkNotFocusable(page, (await listeners()).click ?? [])));
       lap('not focusable');
 
       // 5. Operating things with keys: dialogs, custom buttons, choices that change the context.
       if (page.url() === startUrl && !session.signal?.aborted) {
-        const op = await checkOperation(page, cdp);
+        const op = await checkOperation(page, cdp, (await listeners()).hover ?? []);
         findings.push(...op.findings);
         lap('operation');
         if (op.changed) {
@@ -181,6 +190,15 @@ async function checkTraps(page: Page, cdp: CDPSession | null, suspects: number[]
   return out;
 }
 
+type Listening = Partial<Record<'click' | 'hover' | 'guard', number[]>>;
+
+/** Tabbable elements the walk did not reach that listen to blur, focusout or keydown themselves, in tab order. */
+function unreachedGuards(tabbable: readonly number[], reached: readonly number[], guardIds: readonly number[]): number[] {
+  const guards = new Set(guardIds);
+  const seen = new Set(reached);
+  return tabbable.filter((id) => guards.has(id) && !seen.has(id)).slice(0, SUSPECT_CAP);
+}
+
 // ---- 2.4.7 ---------------------------------------------------------------------------------------
 
 async function checkFocusVisible(page: Page, ids: number[]): Promise<FindingDraft[]> {
@@ -196,9 +214,8 @@ async function checkFocusVisible(page: Page, ids: number[]): Promise<FindingDraf
 
 // ---- 2.1.1 ---------------------------------------------------------------------------------------
 
-async function checkNotFocusable(page: Page, cdp: CDPSession | null): Promise<FindingDraft[]> {
+async function checkNotFocusable(page: Page, listenerIds: number[]): Promise<FindingDraft[]> {
   try {
-    const listenerIds = await clickListenerIds(page, cdp);
     const found = await probe(page, findFakeControls, { listenerIds, cap: FAKE_CAP });
     return found.map((f) => notFocusableFinding(f));
   } catch {
@@ -208,24 +225,27 @@ async function checkNotFocusable(page: Page, cdp: CDPSession | null): Promise<Fi
 
 // ---- 2.1.1, 2.4.3, 3.2.2: operating with keys ----------------------------------------------------
 
-async function checkOperation(page: Page, cdp: CDPSession | null): Promise<{ findings: FindingDraft[]; changed: boolean }> {
+async function checkOperation(page: Page, cdp: CDPSession | null, hoverIds: number[]): Promise<{ findings: FindingDraft[]; changed: boolean }> {
   const endAt = performance.now() + OPERATE_BUDGET_MS;
   const fx = new EffectsRecorder(page);
   const out: FindingDraft[] = [];
   let changed = false;
   const describe = async (ids: number[]): Promise<Array<Described | null>> => (ids.length ? probe(page, describeIds, ids) : []);
   try {
-    const [dialogs, buttons, choices] = await Promise.all([
+    const t0 = performance.now();
+    const [dialogs, buttons, choices, hovers] = await Promise.all([
       probe(page, dialogTriggers, DIALOG_CAP),
       probe(page, activationCandidates, ACTIVATION_CAP),
       probe(page, choiceCandidates, CHOICE_CAP),
+      probe(page, hoverCandidates, { listenerIds: hoverIds, cap: HOVER_CAP }),
     ]);
-    debug('operate', { dialogs, buttons, choices });
-    if (dialogs.length + buttons.length + choices.length === 0) return { findings: [], changed: false };
+    debug('operate', { dialogs, buttons, choices, hovers });
+    if (dialogs.length + buttons.length + choices.length + hovers.length === 0) return { findings: [], changed: false };
     await fx.install();
     // A page that changes by itself (a clock, a carousel) makes every key look as if it did something.
     await fx.start(null);
     const restless = somethingHappened(await fx.read(150));
+    debug('restless', restless, Math.round(performance.now() - t0), 'ms');
 
     // Choices first: they are put back, the others may leave the page changed.
     if (choices.length > 0) {
@@ -234,6 +254,16 @@ async function checkOperation(page: Page, cdp: CDPSession | null): Promise<{ fin
       const ds = await describe(r.results.map((c) => c.id));
       r.results.forEach((c, i) => {
         const f = changeOnInputFinding(c, ds[i] ?? null);
+        if (f) out.push(f);
+      });
+    }
+    // Hovering changes nothing for good: before the checks that may leave the page changed.
+    if (hovers.length > 0 && !restless) {
+      const found = await tryHover(page, hovers, Math.min(endAt, performance.now() + HOVER_BUDGET_MS));
+      debug('hover', Math.round(performance.now() - t0), 'ms');
+      const ds = await describe(found.map((h) => h.id));
+      found.forEach((h, i) => {
+        const f = hoverOnlyFinding(h, ds[i] ?? null);
         if (f) out.push(f);
       });
     }

@@ -230,6 +230,7 @@ export function installProbe(): { x: number; y: number } {
       for (const [proto, d] of patched) Object.defineProperty(proto, 'focus', d);
       window.scrollTo(x, y);
       delete w.__a11yKbd;
+      delete (window as unknown as { __a11yKbdDlg?: unknown }).__a11yKbdDlg;
     },
   };
   w.__a11yKbd = api;
