@@ -156,7 +156,8 @@ export async function tryActivation(page: Page, fx: EffectsRecorder, candidates:
         if (el) {
           await fx.start(c.id);
           await el.click({ timeout: 1000, noWaitAfter: true }).catch(() => {});
-          click = await fx.read();
+          // The click itself reaches the element: only what it did counts.
+          click = { ...(await fx.read()), clicked: false };
           if (somethingHappened(click)) changed = true;
         }
         await handle.dispose().catch(() => {});
