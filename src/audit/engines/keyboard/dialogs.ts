@@ -7,7 +7,7 @@ import { probe, startAt, type Probe } from './probe.ts';
  * pattern, failure F85): a control that opens a dialog is focused and Enter pressed (a click
  * when Enter does nothing). When a dialog appears: did focus move into it, or does Tab reach it
  * next (F85: a dialog next to its control in the focus order)? For a modal dialog (`<dialog>`
- * shown modally, `aria-modal="true"`, or an overlay over most of the window, as a lightbox),
+ * shown modally, `aria-modal="true"`, or a box fixed over the page, as a lightbox),
  * does Tab keep focus inside while it is open? Does Escape close it? The clickable things inside
  * that Tab cannot reach (a close "×" without tabindex) are found by the caller with the dialog open.
  */
@@ -66,7 +66,7 @@ export function noteShown(): void {
 
 export interface OpenedDialog {
   id: number;
-  /** Modal: focus should stay inside while it is open. */
+  /** Modal (shown modally, `aria-modal`, or a box over the page): focus should stay inside while it is open. */
   modal: boolean;
   /** Tabbable elements inside, at most 30. */
   inside: number[];
@@ -74,8 +74,10 @@ export interface OpenedDialog {
 
 /**
  * In the page: the dialog that appeared since `noteShown`, if any: a newly shown `<dialog>`,
- * `role="dialog"`/`alertdialog` or `aria-modal="true"` element, or else a newly shown fixed
- * overlay covering at least 40% of the window (a lightbox without a role).
+ * `role="dialog"`/`alertdialog` or `aria-modal="true"` element, or else a newly shown box fixed
+ * over the page (at least 2% of the window) or an absolute one covering 40% of it (a lightbox
+ * without a role). Only the controls `dialogTriggers` found are pressed, so such a box is what
+ * they open.
  */
 export function openedDialog(k: Probe): OpenedDialog | null {
   const w = window as unknown as { __a11yKbdDlg?: DlgApi };
@@ -103,7 +105,9 @@ export function openedDialog(k: Probe): OpenedDialog | null {
     const cs = getComputedStyle(el);
     if (cs.position !== 'fixed' && cs.position !== 'absolute') continue;
     const r = el.getBoundingClientRect();
-    if (r.width * r.height >= 0.4 * innerWidth * innerHeight) overlay = el;
+    const share = (r.width * r.height) / (innerWidth * innerHeight);
+    // A box fixed over the page (a lightbox, with or without a backdrop), or a large absolute one.
+    if ((cs.position === 'fixed' && share >= 0.02) || share >= 0.4) overlay = el;
   }
   const dlg = root ?? overlay;
   if (!dlg) return null;
