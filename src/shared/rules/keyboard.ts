@@ -10,6 +10,7 @@ export const KEYBOARD_RULES = {
   dialogFocus: 'dialog-focus',
   dialogEscape: 'dialog-escape',
   changeOnInput: 'change-on-input',
+  visualOrder: 'focus-order-visual',
 } as const;
 
 export const KEYBOARD_GUIDES: Readonly<Record<string, FixGuide>> = {
@@ -45,6 +46,10 @@ export const KEYBOARD_GUIDES: Readonly<Record<string, FixGuide>> = {
     who: 'Keyboard users go through the options of a list with the arrow keys: a form sent, a new page or a new window on the first change takes them somewhere they did not choose, and screen reader users may not notice where they are.',
     fix: 'Act on a choice only when the user confirms it: add a "Go" or submit button instead of acting on change, or say before the control what will happen when its value changes.',
   },
+  [KEYBOARD_RULES.visualOrder]: {
+    who: 'Keyboard users who can see the page follow focus with their eyes: when Tab jumps back and forth across what they see, they lose their place; screen reader users hear the content in an order other than the one shown.',
+    fix: 'Put the elements in the source in the order they are shown, instead of moving them with floats, absolute positioning, `order` or `row-reverse`; or change the layout to follow the source.',
+  },
 };
 
 /** The keyboard engine's rules. */
@@ -57,4 +62,5 @@ export const KEYBOARD_CATALOGUE = ruleEntries('keyboard', [
   { id: KEYBOARD_RULES.dialogFocus, criteria: ['2.4.3'], severities: ['serious'] },
   { id: KEYBOARD_RULES.dialogEscape, criteria: ['2.1.1'], severities: ['serious'] },
   { id: KEYBOARD_RULES.changeOnInput, criteria: ['3.2.2'], severities: ['serious'] },
+  { id: KEYBOARD_RULES.visualOrder, criteria: ['2.4.3'], severities: ['moderate'] },
 ]);

@@ -292,3 +292,25 @@ export function hoverOnlyFinding(h: HoverOnly, d: Described | null): FindingDraf
     data: { source: h.source, controls: h.controls, focusable: h.focusable, review: { reason: h.controls ? 'a sub-menu or controls shown only on hover' : 'text shown only on hover' } },
   });
 }
+
+/** Tab order that jumps back and forth across what is shown (F1, F44). */
+export function visualOrderFinding(kind: 'jump' | 'reversed', d: ReadonlyArray<Described | null>): FindingDraft | null {
+  const [a, b, c] = d;
+  if (!a || !b || !c) return null;
+  return ownFinding({
+    ruleId: KEYBOARD_RULES.visualOrder,
+    type: 'needs_review',
+    severity: 'moderate',
+    criterion: '2.4.3',
+    selector: b.selector,
+    html: b.html,
+    help: 'Make the focus order follow the order things are shown in',
+    description: 'Keyboard focus must move through the page in an order that keeps its meaning and use: positioning with CSS that shows elements in another order than the source makes Tab jump across the page (F1, F44).',
+    failureSummary:
+      kind === 'jump'
+        ? `Tab goes from ${a.selector} to this element and then to ${c.selector}, but this element is shown ${'before the first or after the last of them'}: focus jumps back and forth across what is on screen.`
+        : `Tab goes from ${a.selector} to this element and then to ${c.selector}, which are shown in the reverse order, right to left.`,
+    helpUrl: understandingUrl('focus-order'),
+    data: { kind, before: a.selector, after: c.selector, review: { reason: 'the focus order differs from the visual order' } },
+  });
+}

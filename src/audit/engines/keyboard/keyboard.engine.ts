@@ -7,8 +7,9 @@ import type { EngineResult, PageSession, ScanEngine } from '../engine.ts';
 import { KEYBOARD_RULES } from '../../../shared/rules/keyboard.ts';
 import { debug, fastWalk, freedByHints, installProbe, probe, slowWalk, trappedAt } from './probe.ts';
 import { clickListenerIds, compareStyles, describeIds, findFakeControls, FOCUS_GUARD_EVENTS, focusMeasures, hasKeyListeners, HOVER_EVENTS, listenerIds, POINTER_EVENTS, trapFacts } from './page-facts.ts';
-import { activationFinding, changeOnInputFinding, dialogEscapeFinding, dialogFocusFinding, dialogTriggerFinding, focusFailures, focusVisibleFindings, hoverOnlyFinding, notFocusableFinding, trapFinding, type Described } from './checks.ts';
+import { visualOrderFinding, activationFinding, changeOnInputFinding, dialogEscapeFinding, dialogFocusFinding, dialogTriggerFinding, focusFailures, focusVisibleFindings, hoverOnlyFinding, notFocusableFinding, trapFinding, type Described } from './checks.ts';
 import { hoverCandidates, tryHover } from './hover.ts';
+import { placeAll, visualOrderBreak } from './visual-order.ts';
 import { EffectsRecorder, somethingHappened } from './effects.ts';
 import { dialogTriggers, probeDialogs } from './dialogs.ts';
 import { activationCandidates, choiceCandidates, tryActivation, tryChoices } from './operate.ts';
@@ -56,6 +57,8 @@ const SUSPECT_CAP = 4;
 const SLOW_PRESSES = 60;
 const PROBE_BUDGET_MS = 6000;
 const FAKE_CAP = 20;
+/** Elements of the tab order compared with where they are shown. */
+const ORDER_CAP = 200;
 /** Operating with keys: time for all of it, and elements tried of each kind. */
 const OPERATE_BUDGET_MS = 6000;
 const HOVER_BUDGET_MS = 2500;
@@ -137,6 +140,10 @@ export const keyboardEngine: ScanEngine = {
         lap('focus visible');
       }
 
+      // 2b. The focus order against the order things are shown in (one finding per page at most).
+      findings.push(...(await checkVisualOrder(page, walk.order.filter((id) => !suspects.includes(id)))));
+      lap('visual order');
+
       // 3. Traps, only where the walk saw something odd.
       if (suspects.length > 0 && page.url() === startUrl) {
         const all = new Set([...tabbable, ...walk.order]);
@@ -209,6 +216,20 @@ function unreachedGuards(tabbable: readonly number[], reached: readonly number[]
   const guards = new Set(guardIds);
   const seen = new Set(reached);
   return tabbable.filter((id) => guards.has(id) && !seen.has(id)).slice(0, SUSPECT_CAP);
+}
+
+// ---- 2.4.3 ---------------------------------------------------------------------------------------
+
+async function checkVisualOrder(page: Page, order: number[]): Promise<FindingDraft[]> {
+  try {
+    const placed = await probe(page, placeAll, { ids: order, cap: ORDER_CAP });
+    const found = visualOrderBreak(placed);
+    if (!found) return [];
+    const f = visualOrderFinding(found.kind, await probe(page, describeIds, found.ids));
+    return f ? [f] : [];
+  } catch {
+    return [];
+  }
 }
 
 // ---- 2.4.7 ---------------------------------------------------------------------------------------

@@ -157,6 +157,41 @@ describe('keyboard engine: operating controls with keys', () => {
   });
 });
 
+describe('keyboard engine: focus order against what is shown (2.4.3)', () => {
+  let scanner: FixtureScanner;
+  beforeAll(async () => {
+    scanner = await openFixtureScanner();
+  });
+  afterAll(async () => {
+    await scanner?.close();
+  });
+
+  it('asks for review once where Tab jumps back and forth across a line (a link floated right between two others, F1)', async () => {
+    const r = await scanner.scan(
+      page(
+        '<main><div class="nav"><a class="first" href="#1">First link</a> <a class="second" href="#2">Second link</a> <a class="third" href="#3">Third link</a></div></main>',
+        '<style>.nav a { margin-left: .75em; } .first { float: left; } .second { float: right; }</style>',
+      ),
+      kbd,
+    );
+    expect(ofRule(r, 'focus-order-visual')).toMatchObject([{ type: 'needs_review', wcagCriterion: '2.4.3', elementSelector: '.second', data: { kind: 'jump' } }]);
+  });
+
+  it('passes a line, a list, a wrapping row and a grid read down its columns', async () => {
+    const r = await scanner.scan(
+      page(
+        '<main><p><a href="#1">One</a> <a href="#2">Two</a> <a href="#3">Three</a></p>' +
+          '<div class="grid"><a href="#g1">G1</a><a href="#g2">G2</a><a href="#g3">G3</a><a href="#g4">G4</a></div>' +
+          '<ul><li><a href="#x">x</a></li><li><a href="#y">y</a></li><li><a href="#z">z</a></li></ul>' +
+          '<div style="display:flex;flex-wrap:wrap;width:200px"><a href="#w1" style="width:90px">W1</a><a href="#w2" style="width:90px">W2</a><a href="#w3" style="width:90px">W3</a></div></main>',
+        '<style>.grid { display: grid; grid-template-rows: repeat(2, 40px); grid-auto-flow: column; gap: 10px; }</style>',
+      ),
+      kbd,
+    );
+    expect(ofRule(r, 'focus-order-visual')).toEqual([]);
+  });
+});
+
 describe('keyboard traps the walk once missed (2.1.2)', () => {
   let scanner: FixtureScanner;
   beforeAll(async () => {
