@@ -90,16 +90,22 @@ export function installProbe(): { x: number; y: number } {
   const onDown = (e: Event) => {
     st.lastDown = e as KeyboardEvent;
   };
+  let noted: Event | null = null;
   const onUp = () => {
     const d = st.lastDown;
     st.lastDown = null;
     const p = here();
-    if (d && d.key === 'Tab' && d.defaultPrevented) st.prevented.push(p);
+    if (d && d.key === 'Tab' && d.defaultPrevented && d !== noted) st.prevented.push(p);
     st.log.push(p);
   };
   // Runs after the page's own handlers (window, bubbling phase): sees whether they cancelled the key.
   const onDownLast = (e: Event) => {
     const ke = e as KeyboardEvent;
+    // Noted here too: a handler that opens a window on keydown can keep the keyup from arriving.
+    if (ke.key === 'Tab' && ke.defaultPrevented && ke !== noted) {
+      noted = ke;
+      st.prevented.push(here());
+    }
     if (st.first === null || ke.key !== 'Tab' || !ke.shiftKey || ke.defaultPrevented) return;
     const d = deepEl();
     if (typeof d === 'string' || ids.get(d) !== st.first) return;
@@ -279,8 +285,11 @@ export async function fastWalk(page: Page, cdp: CDPSession | null, cap: number, 
     const { got, late } = await probe(page, (k, from: number) => ({ got: k.take(from), late: k.state().late }), logged);
     logged += got.length;
     positions.push(...got.slice(0, n));
-    // Presses inside a frame the probe cannot see leave no record.
-    for (let i = got.length; i < n; i++) positions.push('opaque');
+    // Presses inside a frame the probe cannot see leave no record; so do presses whose keyup never
+    // reached the page (a keydown handler that opens a window, as a trap may): where focus is on
+    // an element of this document, that is where those presses left it.
+    const now = got.length < n ? await probe(page, (k) => k.here()) : 'opaque';
+    for (let i = got.length; i < n; i++) positions.push(now === 'page' ? 'opaque' : now);
     const a = analyseWalk(positions);
     if (a.completed || a.stuck) break;
     // Nothing to reach at all.
