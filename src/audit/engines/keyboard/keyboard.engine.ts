@@ -160,8 +160,9 @@ export const keyboardEngine: ScanEngine = {
         findings.push(...op.findings);
         lap('operation');
         if (op.changed) {
-          // The keys and clicks left the page in another state: the engines after this one see it as it loaded.
-          await withNavigation(page, () => page.reload({ waitUntil: 'load', timeout: 15_000 })).catch(() => null);
+          // The keys and clicks left the page in another state: the engines after this one see it
+          // as it loaded. Loaded again by its address (a GET: a page a form led to is not sent again).
+          await withNavigation(page, () => page.goto(startUrl, { waitUntil: 'load', timeout: 15_000 })).catch(() => null);
           await ensureInPage(page).catch(() => {});
         }
       }
