@@ -4,6 +4,10 @@ import { ownFinding, understandingUrl } from '../engine.ts';
 import { focusVerdict, type FocusVerdict } from './focus-visible.ts';
 import { mentionsKeys, trapOutcome } from './focus-walk.ts';
 import type { FakeControl, FocusMeasure, LoopFacts } from './page-facts.ts';
+import type { Effects } from './effects.ts';
+import type { DialogProbe } from './dialogs.ts';
+import type { Activation, ChoiceChange } from './operate.ts';
+import type { HoverOnly } from './hover.ts';
 
 /**
  * The keyboard engine's findings, from what the probe saw: no browser here. Whether focus is
@@ -111,7 +115,7 @@ export function focusVisibleFindings(failing: readonly FocusFailure[], described
 // ---- 2.1.1 ---------------------------------------------------------------------------------------
 
 /** The finding for an element that looks clickable and that Tab cannot reach (always needs review). */
-export function notFocusableFinding(f: FakeControl): FindingDraft {
+export function notFocusableFinding(f: FakeControl, inDialog = false): FindingDraft {
   return ownFinding({
     ruleId: KEYBOARD_RULES.notFocusable,
     type: 'needs_review',
@@ -121,8 +125,192 @@ export function notFocusableFinding(f: FakeControl): FindingDraft {
     html: f.html,
     help: 'Make controls reachable with the keyboard',
     description: 'Everything that can be done with a mouse must be possible with the keyboard; a clickable element that Tab never reaches cannot be used without a mouse.',
-    failureSummary: `This element${f.text ? ` ("${f.text}")` : ''} looks clickable (${f.evidence.join(', ')}) but keyboard focus cannot reach it: it is not a link, button or form field and has no tabindex. Check whether it does something when clicked.`,
+    failureSummary:
+      `This element${f.text ? ` ("${f.text}")` : ''} looks clickable (${f.evidence.join(', ')}) but keyboard focus cannot reach it: it is not a link, button or form field and has no tabindex.` +
+      (inDialog ? ' It is inside a dialog the page opens (a close button that only the mouse can use?).' : '') +
+      ' Check whether it does something when clicked.',
     helpUrl: understandingUrl('keyboard'),
-    data: { evidence: f.evidence },
+    data: { evidence: f.evidence, ...(inDialog ? { inDialog: true } : {}) },
+  });
+}
+
+// ---- operating controls (2.1.1, 2.4.3, 3.2.2) ----------------------------------------------------
+
+/** How an element is named in a finding (`describeIds`' answer). */
+export type Described = { selector: string; html: string };
+
+/** What a click, a key or a change did, in words. */
+export function effectWords(e: Effects): string[] {
+  const out: string[] = [];
+  if (e.navigations > 0) out.push('the page tried to load another page');
+  if (e.submitted) out.push('a form was sent');
+  if (e.opened > 0) out.push('a new window was opened');
+  if (e.dialogs > 0) out.push('a message box was shown');
+  if (e.addressChanged) out.push('the address changed');
+  if (e.clicked) out.push('its click handler ran');
+  if (e.mutations > 0) out.push('the page changed');
+  if (e.focusMoved) out.push('focus moved');
+  return out;
+}
+
+/**
+ * A custom button or link the keys do not activate: `confirmed` when neither key did anything
+ * while a click did (the control cannot be used from the keyboard); `needs_review` for a button
+ * that takes Enter but not Space (ARIA's button takes both; Enter alone may be judged enough
+ * for 2.1.1). Null when it works.
+ */
+export function activationFinding(a: Activation, d: Described | null): FindingDraft | null {
+  if (!d) return null;
+  const clickDid = a.click ? effectWords(a.click) : [];
+  const name = a.role === 'button' ? 'button' : 'link';
+  let type: 'confirmed' | 'needs_review';
+  let why: string;
+  if (!a.enter && clickDid.length > 0) {
+    type = 'confirmed';
+    why = `A click on this ${name} does something (${clickDid.join(', ')}), but ${a.role === 'button' ? 'neither Enter nor Space does' : 'Enter does not'} when it has keyboard focus: nothing changed on the page.`;
+  } else if (a.role === 'button' && a.space === false && a.enter) {
+    type = 'needs_review';
+    why = 'Enter activates this button, Space does nothing: people using a keyboard expect Space to press a button too (and screen readers announce it as one).';
+  } else {
+    return null;
+  }
+  return ownFinding({
+    ruleId: KEYBOARD_RULES.activation,
+    type,
+    severity: 'serious',
+    criterion: '2.1.1',
+    selector: d.selector,
+    html: d.html,
+    help: a.role === 'button' ? 'Let Enter and Space press custom buttons' : 'Let Enter follow custom links',
+    description: 'A control made from another element with role="button" or role="link" must respond to the keys its role promises: Enter and Space for a button, Enter for a link.',
+    failureSummary: why,
+    helpUrl: understandingUrl('keyboard'),
+    data: { role: a.role, space: a.space, enter: a.enter, ...(a.click ? { click: clickDid } : {}), ...(type === 'needs_review' ? { review: { reason: 'Space does nothing on a custom button that Enter activates' } } : {}) },
+  });
+}
+
+/** A trigger that opens its dialog on a click only (Enter does nothing). */
+export function dialogTriggerFinding(p: DialogProbe, d: Described | null): FindingDraft | null {
+  if (!d || p.openedBy !== 'click') return null;
+  return ownFinding({
+    ruleId: KEYBOARD_RULES.activation,
+    type: 'confirmed',
+    severity: 'serious',
+    criterion: '2.1.1',
+    selector: d.selector,
+    html: d.html,
+    help: 'Let Enter open what a click opens',
+    description: 'Everything that can be done with a mouse must be possible with the keyboard.',
+    failureSummary: 'A click on this control opens a dialog; Enter, with keyboard focus on it, does nothing.',
+    helpUrl: understandingUrl('keyboard'),
+    data: { opens: 'dialog' },
+  });
+}
+
+/** Focus not moved into a dialog (and Tab not reaching it next), or Tab leaving a modal one. */
+export function dialogFocusFinding(p: DialogProbe, d: Described | null): FindingDraft | null {
+  if (!d) return null;
+  const reasons: string[] = [];
+  if (p.focusAfterOpen !== 'inside' && p.tabReaches === false) reasons.push('When it opened, keyboard focus stayed outside it, and Tab does not move into it next (F85).');
+  if (p.tabLeaves) reasons.push('While it is open, Tab moves focus out of it to the page behind it, which a modal dialog covers.');
+  if (reasons.length === 0) return null;
+  return ownFinding({
+    ruleId: KEYBOARD_RULES.dialogFocus,
+    type: 'needs_review',
+    severity: 'serious',
+    criterion: '2.4.3',
+    selector: d.selector,
+    html: d.html,
+    help: 'Move focus into a dialog when it opens, and keep it inside while it is modal',
+    description: 'When a dialog opens, keyboard focus must move into it (or reach it next), and a modal dialog must keep focus inside until it closes, so that the focus order follows what is on screen.',
+    failureSummary: reasons.join(' '),
+    helpUrl: understandingUrl('focus-order'),
+    data: { modal: p.modal, openedBy: p.openedBy, focusAfterOpen: p.focusAfterOpen, ...(p.tabLeaves ? { tabLeaves: true } : {}), review: { reason: p.tabLeaves ? 'Tab leaves an open modal dialog' : 'focus not moved into a dialog that opened' } },
+  });
+}
+
+/** A modal dialog Escape does not close. */
+export function dialogEscapeFinding(p: DialogProbe, d: Described | null, unreachable: number): FindingDraft | null {
+  if (!d || !p.modal || p.escapeCloses !== false) return null;
+  return ownFinding({
+    ruleId: KEYBOARD_RULES.dialogEscape,
+    type: 'needs_review',
+    severity: 'serious',
+    criterion: '2.1.1',
+    selector: d.selector,
+    html: d.html,
+    help: 'Close dialogs with Escape',
+    description: 'A modal dialog must be possible to close from the keyboard; Escape is the key people expect to do it.',
+    failureSummary:
+      'Escape, pressed with focus inside this open dialog, did not close it.' +
+      (unreachable > 0 ? ` It also holds ${unreachable} clickable element${unreachable > 1 ? 's' : ''} Tab cannot reach (a close button?).` : ' Check that a close button inside it can be reached and used with the keyboard.'),
+    helpUrl: understandingUrl('keyboard'),
+    data: { openedBy: p.openedBy, unreachableInside: unreachable, review: { reason: 'Escape does not close a modal dialog' } },
+  });
+}
+
+/** A choice whose change by the keyboard sent a form, navigated or opened a window. */
+export function changeOnInputFinding(c: ChoiceChange, d: Described | null): FindingDraft | null {
+  if (!d) return null;
+  const what = effectWords({ ...c.effects, mutations: 0, focusMoved: false, clicked: false });
+  const kind = c.kind === 'select' ? 'select list' : c.kind === 'radio' ? 'radio button' : 'check box';
+  return ownFinding({
+    ruleId: KEYBOARD_RULES.changeOnInput,
+    type: 'needs_review',
+    severity: 'serious',
+    criterion: '3.2.2',
+    selector: d.selector,
+    html: d.html,
+    help: 'Do not change the context when a field changes',
+    description: 'Changing the value of a field must not send a form, load another page or open a window, unless the user has been told before (F36, F37).',
+    failureSummary: `Pressing ${c.key === 'Space' ? 'Space' : c.key} on this ${kind} changed its value, and then ${what.join(' and ')} (the scanner held the page where it was). Check whether the page says beforehand that this happens.`,
+    helpUrl: understandingUrl('on-input'),
+    data: { key: c.key, kind: c.kind, effects: what, review: { reason: 'a change of value changes the context; whether users are told beforehand needs a person' } },
+  });
+}
+
+/** Content the mouse pointer shows and keyboard focus does not (F54). */
+export function hoverOnlyFinding(h: HoverOnly, d: Described | null): FindingDraft | null {
+  if (!d) return null;
+  const shows = h.text ? ` ("${h.text}")` : '';
+  const why = h.controls
+    ? `Moving the mouse over this element shows links or controls${shows} that do not appear when it${h.focusable ? ' (or the first link or control inside it) receives keyboard focus, nor on Enter' : ' receives keyboard focus: it cannot receive it'}.`
+    : h.focusable
+      ? `Moving the mouse over this element shows text${shows} that does not appear when it receives keyboard focus.`
+      : `Moving the mouse over this element shows text${shows} (a tooltip?), and keyboard focus cannot reach the element to show it.`;
+  return ownFinding({
+    ruleId: KEYBOARD_RULES.hoverOnly,
+    type: 'needs_review',
+    severity: 'serious',
+    criterion: '2.1.1',
+    selector: d.selector,
+    html: d.html,
+    help: 'Show with keyboard focus what the mouse pointer shows',
+    description: 'Content and controls that appear when the mouse pointer is over an element must also be available from the keyboard (F54: functionality only on mouseover).',
+    failureSummary: `${why} Check whether the same is reachable another way with the keyboard.`,
+    helpUrl: understandingUrl('keyboard'),
+    data: { source: h.source, controls: h.controls, focusable: h.focusable, review: { reason: h.controls ? 'a sub-menu or controls shown only on hover' : 'text shown only on hover' } },
+  });
+}
+
+/** Tab order that jumps back and forth across what is shown (F1, F44). */
+export function visualOrderFinding(kind: 'jump' | 'reversed', d: ReadonlyArray<Described | null>): FindingDraft | null {
+  const [a, b, c] = d;
+  if (!a || !b || !c) return null;
+  return ownFinding({
+    ruleId: KEYBOARD_RULES.visualOrder,
+    type: 'needs_review',
+    severity: 'moderate',
+    criterion: '2.4.3',
+    selector: b.selector,
+    html: b.html,
+    help: 'Make the focus order follow the order things are shown in',
+    description: 'Keyboard focus must move through the page in an order that keeps its meaning and use: positioning with CSS that shows elements in another order than the source makes Tab jump across the page (F1, F44).',
+    failureSummary:
+      kind === 'jump'
+        ? `Tab goes from ${a.selector} to this element and then to ${c.selector}, but this element is shown ${'before the first or after the last of them'}: focus jumps back and forth across what is on screen.`
+        : `Tab goes from ${a.selector} to this element and then to ${c.selector}, which are shown in the reverse order, right to left.`,
+    helpUrl: understandingUrl('focus-order'),
+    data: { kind, before: a.selector, after: c.selector, review: { reason: 'the focus order differs from the visual order' } },
   });
 }

@@ -27,17 +27,26 @@ export interface Cycle {
 export const SAME_ELEMENT_PRESSES = 8;
 
 /**
- * The short loop focus ends in, if the last presses repeat with a period of at most `maxPeriod`
- * elements, at least `minRounds` times over (so `[a, b, a, b, a, b]` is a loop of two); focus
- * staying on one element counts after `sameElement` presses. Never a loop through the page
- * itself or an opaque frame.
+ * The most elements a loop focus cannot leave may have. A script that sends focus from the last
+ * field of a form back to its first makes a loop as long as the form: loops were once looked for
+ * up to four elements only, and such a trap went unseen (issue 31).
+ */
+export const MAX_LOOP = 16;
+/** Loops longer than this need two rounds to count, not three (a round of many elements repeated is no chance). */
+const SHORT_LOOP = 4;
+
+/**
+ * The loop focus ends in, if the last presses repeat with a period of at most `maxPeriod`
+ * elements, at least `minRounds` times over for a short loop (so `[a, b, a, b, a, b]` is a loop
+ * of two) and twice for a loop of more than four; focus staying on one element counts after
+ * `sameElement` presses. Never a loop through the page itself or an opaque frame.
  */
 export function trailingCycle(positions: readonly FocusPos[], opts: { maxPeriod?: number; minRounds?: number; sameElement?: number } = {}): Cycle | null {
-  const maxPeriod = opts.maxPeriod ?? 4;
+  const maxPeriod = opts.maxPeriod ?? MAX_LOOP;
   const minRounds = opts.minRounds ?? 3;
   const sameElement = opts.sameElement ?? SAME_ELEMENT_PRESSES;
   for (let period = 1; period <= maxPeriod; period++) {
-    const need = period === 1 ? sameElement : period * minRounds;
+    const need = period === 1 ? sameElement : period * (period > SHORT_LOOP ? Math.min(2, minRounds) : minRounds);
     if (positions.length < need) continue;
     const tail = positions.slice(positions.length - need);
     if (tail.some((p) => typeof p !== 'number')) continue;

@@ -6,8 +6,13 @@ import { analyseWalk, keyHints } from './focus-walk.ts';
 import type { EngineResult, PageSession, ScanEngine } from '../engine.ts';
 import { KEYBOARD_RULES } from '../../../shared/rules/keyboard.ts';
 import { debug, fastWalk, freedByHints, installProbe, probe, slowWalk, trappedAt } from './probe.ts';
-import { clickListenerIds, compareStyles, describeIds, findFakeControls, focusMeasures, hasKeyListeners, trapFacts } from './page-facts.ts';
-import { focusFailures, focusVisibleFindings, notFocusableFinding, trapFinding } from './checks.ts';
+import { clickListenerIds, compareStyles, describeIds, findFakeControls, FOCUS_GUARD_EVENTS, focusMeasures, hasKeyListeners, HOVER_EVENTS, listenerIds, POINTER_EVENTS, trapFacts } from './page-facts.ts';
+import { visualOrderFinding, activationFinding, changeOnInputFinding, dialogEscapeFinding, dialogFocusFinding, dialogTriggerFinding, focusFailures, focusVisibleFindings, hoverOnlyFinding, notFocusableFinding, trapFinding, type Described } from './checks.ts';
+import { hoverCandidates, tryHover } from './hover.ts';
+import { placeAll, visualOrderBreak } from './visual-order.ts';
+import { EffectsRecorder, somethingHappened } from './effects.ts';
+import { dialogTriggers, probeDialogs } from './dialogs.ts';
+import { activationCandidates, choiceCandidates, tryActivation, tryChoices } from './operate.ts';
 
 /**
  * Keyboard checks with real key presses (Chromium's input pipeline, as Playwright's keyboard):
@@ -23,10 +28,22 @@ import { focusFailures, focusVisibleFindings, notFocusableFinding, trapFinding }
  * - `interactive-not-focusable` (2.1.1, needs review): elements that look clickable (click
  *   listeners, `onclick`, a button or link role, a pointer cursor) that Tab cannot reach.
  *
- * Caps: at most 200 Tab presses (2 × the tabbable elements + 10), 40 elements checked for focus
+ * - Operating the page with keys (issue 31), each watched by a recorder of what happened
+ *   (effects.ts): select lists, radio buttons and check boxes changed by their key, whose change
+ *   navigates, sends a form or opens a window (`change-on-input`, 3.2.2, needs review; all held);
+ *   content a `:hover` style or a mouseover script shows and focus does not (`hover-only`, 2.1.1,
+ *   needs review; hover.ts); custom buttons and links Enter and Space do not activate
+ *   (`keyboard-activation`, 2.1.1; operate.ts); dialogs opened with Enter: focus moved in, kept
+ *   in while modal (`dialog-focus`, 2.4.3), Escape closing them (`dialog-escape`, 2.1.1), and
+ *   what looks clickable inside but Tab cannot reach (dialogs.ts).
+ *
+ * Caps: at most 200 Tab presses (2 × the tabbable elements + 10; past them, unreached elements
+ * that listen to blur, focusout or keydown are trap suspects), 40 elements checked for focus
  * visibility (8 of them by screenshots), 4 suspect elements tried for traps, 20 elements reported
- * under 2.1.1. Focus, scroll position and the page's `focus` method are put back afterwards;
- * what the page's own scripts did in response to the keys (a dialog closed by Escape) is not.
+ * under 2.1.1; operating: 6 s in all (2.5 s of it hovering), 6 choices, 4 hovered elements, 6
+ * custom controls, 3 dialogs. Focus, scroll position and the page's `focus` method are put back
+ * afterwards; where operating changed the page (a menu opened, a dialog left open), the page is
+ * loaded again for the engines after this one.
  *
  * This file runs the checks in order; probe.ts is the probe in the page and the key presses,
  * page-facts.ts what is measured in the page, checks.ts (with focus-walk.ts and focus-visible.ts)
@@ -40,6 +57,15 @@ const SUSPECT_CAP = 4;
 const SLOW_PRESSES = 60;
 const PROBE_BUDGET_MS = 6000;
 const FAKE_CAP = 20;
+/** Elements of the tab order compared with where they are shown. */
+const ORDER_CAP = 200;
+/** Operating with keys: time for all of it, and elements tried of each kind. */
+const OPERATE_BUDGET_MS = 6000;
+const HOVER_BUDGET_MS = 2500;
+const DIALOG_CAP = 3;
+const ACTIVATION_CAP = 6;
+const CHOICE_CAP = 6;
+const HOVER_CAP = 4;
 
 /** ACT rules each rule of this engine implements (for the accuracy harness). */
 export const ACT_RULES: Record<string, string[]> = {
@@ -65,6 +91,9 @@ export const keyboardEngine: ScanEngine = {
       cdp = null;
     }
     const at = await page.evaluate(installProbe);
+    // Which elements listen to what, asked of DevTools once (after any reload below).
+    let listening: Promise<Listening> | null = null;
+    const listeners = () => (listening ??= listenerIds(page, cdp, { click: POINTER_EVENTS, hover: HOVER_EVENTS, guard: FOCUS_GUARD_EVENTS }));
     const findings: FindingDraft[] = [];
     let t0 = performance.now();
     const lap = (what: string) => {
@@ -98,7 +127,10 @@ export const keyboardEngine: ScanEngine = {
         state = await probe(page, (k) => k.state());
         debug('slow walk', JSON.stringify(positions), walk, state, { tabbable });
       }
-      const suspects = [...new Set([...walk.revisited, ...state.prevented.filter((p): p is number => typeof p === 'number'), ...state.scripted])].slice(0, SUSPECT_CAP);
+      // A walk cut off by its cap (a page with hundreds of links) never reached the rest of the
+      // page: elements there that listen to blur, focusout or keydown are tried as suspects too.
+      const unreached = !walk.completed && !walk.stuck && positions.length >= cap ? unreachedGuards(tabbable, walk.order, (await listeners()).guard ?? []) : [];
+      const suspects = [...new Set([...walk.revisited, ...state.prevented.filter((p): p is number => typeof p === 'number'), ...state.scripted, ...unreached])].slice(0, SUSPECT_CAP);
 
       // 2. Focus visible, on the elements Tab reached (not where scripts bounce focus: focusing
       // and blurring there would set them off).
@@ -108,6 +140,10 @@ export const keyboardEngine: ScanEngine = {
         lap('focus visible');
       }
 
+      // 2b. The focus order against the order things are shown in (one finding per page at most).
+      findings.push(...(await checkVisualOrder(page, walk.order.filter((id) => !suspects.includes(id)))));
+      lap('visual order');
+
       // 3. Traps, only where the walk saw something odd.
       if (suspects.length > 0 && page.url() === startUrl) {
         const all = new Set([...tabbable, ...walk.order]);
@@ -115,8 +151,21 @@ export const keyboardEngine: ScanEngine = {
       }
 
       // 4. Things that look clickable but Tab cannot reach.
-      findings.push(...(await checkNotFocusable(page, cdp)));
+      findings.push(...(await checkNotFocusable(page, (await listeners()).click ?? [])));
       lap('not focusable');
+
+      // 5. Operating things with keys: dialogs, custom buttons, choices that change the context.
+      if (page.url() === startUrl && !session.signal?.aborted) {
+        const op = await checkOperation(page, cdp, (await listeners()).hover ?? []);
+        findings.push(...op.findings);
+        lap('operation');
+        if (op.changed) {
+          // The keys and clicks left the page in another state: the engines after this one see it
+          // as it loaded. Loaded again by its address (a GET: a page a form led to is not sent again).
+          await withNavigation(page, () => page.goto(startUrl, { waitUntil: 'load', timeout: 15_000 })).catch(() => null);
+          await ensureInPage(page).catch(() => {});
+        }
+      }
       return { findings };
     } finally {
       page.context().off('page', popups);
@@ -133,11 +182,15 @@ async function checkTraps(page: Page, cdp: CDPSession | null, suspects: number[]
   await probe(page, (k, f: number | null) => k.edge(f), first ?? null);
   const out: FindingDraft[] = [];
   const seen = new Set<string>();
+  const inLoops = new Set<number>();
   for (const id of suspects) {
     if (signal?.aborted || performance.now() - started > PROBE_BUDGET_MS) break;
+    // One loop is tried once, from whichever of its elements comes first.
+    if (inLoops.has(id)) continue;
     try {
       const trap = await trappedAt(page, id, tabbable);
       if (!trap) continue;
+      for (const m of trap.cycle.members) inLoops.add(m);
       const members = [...trap.cycle.members].sort((a, b) => a - b);
       const key = members.join(',');
       if (seen.has(key)) continue;
@@ -157,6 +210,29 @@ async function checkTraps(page: Page, cdp: CDPSession | null, suspects: number[]
   return out;
 }
 
+type Listening = Partial<Record<'click' | 'hover' | 'guard', number[]>>;
+
+/** Tabbable elements the walk did not reach that listen to blur, focusout or keydown themselves, in tab order. */
+function unreachedGuards(tabbable: readonly number[], reached: readonly number[], guardIds: readonly number[]): number[] {
+  const guards = new Set(guardIds);
+  const seen = new Set(reached);
+  return tabbable.filter((id) => guards.has(id) && !seen.has(id)).slice(0, SUSPECT_CAP);
+}
+
+// ---- 2.4.3 ---------------------------------------------------------------------------------------
+
+async function checkVisualOrder(page: Page, order: number[]): Promise<FindingDraft[]> {
+  try {
+    const placed = await probe(page, placeAll, { ids: order, cap: ORDER_CAP });
+    const found = visualOrderBreak(placed);
+    if (!found) return [];
+    const f = visualOrderFinding(found.kind, await probe(page, describeIds, found.ids));
+    return f ? [f] : [];
+  } catch {
+    return [];
+  }
+}
+
 // ---- 2.4.7 ---------------------------------------------------------------------------------------
 
 async function checkFocusVisible(page: Page, ids: number[]): Promise<FindingDraft[]> {
@@ -172,12 +248,86 @@ async function checkFocusVisible(page: Page, ids: number[]): Promise<FindingDraf
 
 // ---- 2.1.1 ---------------------------------------------------------------------------------------
 
-async function checkNotFocusable(page: Page, cdp: CDPSession | null): Promise<FindingDraft[]> {
+async function checkNotFocusable(page: Page, listenerIds: number[]): Promise<FindingDraft[]> {
   try {
-    const listenerIds = await clickListenerIds(page, cdp);
     const found = await probe(page, findFakeControls, { listenerIds, cap: FAKE_CAP });
-    return found.map(notFocusableFinding);
+    return found.map((f) => notFocusableFinding(f));
   } catch {
     return [];
   }
+}
+
+// ---- 2.1.1, 2.4.3, 3.2.2: operating with keys ----------------------------------------------------
+
+async function checkOperation(page: Page, cdp: CDPSession | null, hoverIds: number[]): Promise<{ findings: FindingDraft[]; changed: boolean }> {
+  const endAt = performance.now() + OPERATE_BUDGET_MS;
+  const fx = new EffectsRecorder(page);
+  const out: FindingDraft[] = [];
+  let changed = false;
+  const describe = async (ids: number[]): Promise<Array<Described | null>> => (ids.length ? probe(page, describeIds, ids) : []);
+  try {
+    const t0 = performance.now();
+    const [dialogs, buttons, choices, hovers] = await Promise.all([
+      probe(page, dialogTriggers, DIALOG_CAP),
+      probe(page, activationCandidates, ACTIVATION_CAP),
+      probe(page, choiceCandidates, CHOICE_CAP),
+      probe(page, hoverCandidates, { listenerIds: hoverIds, cap: HOVER_CAP }),
+    ]);
+    debug('operate', { dialogs, buttons, choices, hovers });
+    if (dialogs.length + buttons.length + choices.length + hovers.length === 0) return { findings: [], changed: false };
+    await fx.install();
+    // A page that changes by itself (a clock, a carousel) makes every key look as if it did something.
+    await fx.start(null);
+    const restless = somethingHappened(await fx.read(150));
+    debug('restless', restless, Math.round(performance.now() - t0), 'ms');
+
+    // Choices first: they are put back, the others may leave the page changed.
+    if (choices.length > 0) {
+      const r = await tryChoices(page, fx, choices, endAt);
+      changed ||= r.changed;
+      const ds = await describe(r.results.map((c) => c.id));
+      r.results.forEach((c, i) => {
+        const f = changeOnInputFinding(c, ds[i] ?? null);
+        if (f) out.push(f);
+      });
+    }
+    // Hovering changes nothing for good: before the checks that may leave the page changed.
+    if (hovers.length > 0 && !restless) {
+      const found = await tryHover(page, hovers, Math.min(endAt, performance.now() + HOVER_BUDGET_MS));
+      debug('hover', Math.round(performance.now() - t0), 'ms');
+      const ds = await describe(found.map((h) => h.id));
+      found.forEach((h, i) => {
+        const f = hoverOnlyFinding(h, ds[i] ?? null);
+        if (f) out.push(f);
+      });
+    }
+    if (buttons.length > 0 && !restless) {
+      const r = await tryActivation(page, fx, buttons, endAt);
+      changed ||= r.changed;
+      const ds = await describe(r.results.map((a) => a.id));
+      r.results.forEach((a, i) => {
+        const f = activationFinding(a, ds[i] ?? null);
+        if (f) out.push(f);
+      });
+    }
+    if (dialogs.length > 0 && performance.now() < endAt) {
+      const unreachable = new Map<number, number>();
+      const r = await probeDialogs(page, fx, dialogs, endAt, async ({ dialog }) => {
+        const listenerIds = await clickListenerIds(page, cdp);
+        const fakes = await probe(page, findFakeControls, { listenerIds, cap: 5, within: dialog });
+        unreachable.set(dialog, fakes.length);
+        out.push(...fakes.map((f) => notFocusableFinding(f, true)));
+      });
+      changed ||= r.changed || r.results.length > 0;
+      for (const p of r.results) {
+        const [dd, td] = await describe([p.dialog, p.trigger]);
+        for (const f of [dialogFocusFinding(p, dd ?? null), dialogEscapeFinding(p, dd ?? null, unreachable.get(p.dialog) ?? 0), dialogTriggerFinding(p, td ?? null)]) if (f) out.push(f);
+      }
+    }
+  } catch (err) {
+    debug('operate failed', err);
+  } finally {
+    await fx.remove();
+  }
+  return { findings: out, changed };
 }

@@ -214,31 +214,54 @@ const POINTER_EVENTS = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 
 
 /** Ids (in the probe) of elements with their own click-like listeners, via DevTools; capped. */
 export async function clickListenerIds(page: Page, cdp: CDPSession | null): Promise<number[]> {
-  if (!cdp) return [];
+  return (await listenerIds(page, cdp, { click: POINTER_EVENTS })).click ?? [];
+}
+
+/** Events a script that holds focus listens to: focus sent back on blur, Tab cancelled on keydown. */
+export const FOCUS_GUARD_EVENTS: ReadonlySet<string> = new Set(['blur', 'focusout', 'keydown']);
+/** Events of a script that shows something under the mouse pointer. */
+export const HOVER_EVENTS: ReadonlySet<string> = new Set(['mouseover', 'mouseenter']);
+export { POINTER_EVENTS };
+
+/**
+ * Ids (in the probe) of elements with their own listeners, per group of event types, from one
+ * DevTools call (it costs tens to hundreds of ms on a page with many listeners); at most 40
+ * elements per group.
+ */
+export async function listenerIds<G extends string>(page: Page, cdp: CDPSession | null, groups: Record<G, ReadonlySet<string>>): Promise<Partial<Record<G, number[]>>> {
+  if (!cdp) return {};
   try {
     const { result } = await cdp.send('Runtime.evaluate', { expression: 'document' });
-    if (!result.objectId) return [];
+    if (!result.objectId) return {};
     const { listeners } = await cdp.send('DOMDebugger.getEventListeners', { objectId: result.objectId, depth: -1, pierce: true });
-    const nodes = [...new Set(listeners.filter((l) => POINTER_EVENTS.has(l.type) && l.backendNodeId).map((l) => l.backendNodeId!))].slice(0, 80);
-    const ids = await Promise.all(
+    const byGroup = new Map<G, number[]>();
+    for (const g of Object.keys(groups) as G[]) {
+      byGroup.set(g, [...new Set(listeners.filter((l) => groups[g].has(l.type) && l.backendNodeId).map((l) => l.backendNodeId!))].slice(0, 40));
+    }
+    const nodes = [...new Set([...byGroup.values()].flat())];
+    const ids = new Map<number, number>();
+    await Promise.all(
       nodes.map(async (backendNodeId) => {
         try {
           const { object } = await cdp.send('DOM.resolveNode', { backendNodeId });
-          if (!object.objectId) return -1;
+          if (!object.objectId) return;
           const r = await cdp.send('Runtime.callFunctionOn', {
             objectId: object.objectId,
             functionDeclaration: 'function () { const k = window.__a11yKbd; return k && this instanceof Element ? k.idFor(this) : -1; }',
             returnByValue: true,
           });
-          return typeof r.result.value === 'number' ? r.result.value : -1;
+          if (typeof r.result.value === 'number' && r.result.value >= 0) ids.set(backendNodeId, r.result.value);
+          await cdp.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
         } catch {
-          return -1;
+          // a node that went away
         }
       }),
     );
-    return ids.filter((i) => i >= 0);
+    const out: Partial<Record<G, number[]>> = {};
+    for (const [g, ns] of byGroup) out[g] = ns.map((n) => ids.get(n)).filter((i): i is number => i !== undefined);
+    return out;
   } catch {
-    return [];
+    return {};
   }
 }
 
@@ -249,7 +272,9 @@ export interface FakeControl {
   text: string;
 }
 
-export function findFakeControls(k: Probe, arg: { listenerIds: number[]; cap: number }): FakeControl[] {
+/** In the page: things that look clickable and that Tab cannot reach; with `within`, only those inside that element. */
+export function findFakeControls(k: Probe, arg: { listenerIds: number[]; cap: number; within?: number }): FakeControl[] {
+  const within = typeof arg.within === 'number' ? k.el(arg.within) : undefined;
   const interactiveSel =
     'a[href], area[href], button, input, select, textarea, summary, label, option, iframe, audio[controls], video[controls], [contenteditable]:not([contenteditable="false"]), [tabindex]';
   const composite = '[role="listbox"], [role="menu"], [role="menubar"], [role="tree"], [role="treegrid"], [role="grid"], [role="tablist"], [role="radiogroup"], [aria-activedescendant]';
@@ -290,6 +315,7 @@ export function findFakeControls(k: Probe, arg: { listenerIds: number[]; cap: nu
   const keep: Array<[Element, string[], string]> = [];
   for (const [el, why] of candidates) {
     if (keep.length >= arg.cap) break;
+    if (within && !within.contains(el)) continue;
     try {
       if (el === document.body || el === document.documentElement || !(el instanceof HTMLElement || el instanceof SVGElement)) continue;
       const h = el as HTMLElement;

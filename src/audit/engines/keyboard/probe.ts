@@ -1,5 +1,5 @@
 import type { CDPSession, Page } from 'playwright';
-import { analyseWalk, judgeProbe, trailingCycle, type Cycle, type FocusPos } from './focus-walk.ts';
+import { analyseWalk, judgeProbe, MAX_LOOP, trailingCycle, type Cycle, type FocusPos } from './focus-walk.ts';
 
 /**
  * The keyboard engine's hands in the page: the probe installed as `window.__a11yKbd` (where focus
@@ -9,7 +9,8 @@ import { analyseWalk, judgeProbe, trailingCycle, type Cycle, type FocusPos } fro
  */
 
 const BATCH = 20;
-const PROBE_PRESSES = 14;
+/** Presses per attempt to leave a suspect: two rounds of the longest loop looked for. */
+const PROBE_PRESSES = 2 * MAX_LOOP + 2;
 export const debug = process.env.KBD_DEBUG ? (...a: unknown[]) => console.error('[kbd]', ...a) : () => {};
 
 // ---- in the page ---------------------------------------------------------------------------------
@@ -89,16 +90,22 @@ export function installProbe(): { x: number; y: number } {
   const onDown = (e: Event) => {
     st.lastDown = e as KeyboardEvent;
   };
+  let noted: Event | null = null;
   const onUp = () => {
     const d = st.lastDown;
     st.lastDown = null;
     const p = here();
-    if (d && d.key === 'Tab' && d.defaultPrevented) st.prevented.push(p);
+    if (d && d.key === 'Tab' && d.defaultPrevented && d !== noted) st.prevented.push(p);
     st.log.push(p);
   };
   // Runs after the page's own handlers (window, bubbling phase): sees whether they cancelled the key.
   const onDownLast = (e: Event) => {
     const ke = e as KeyboardEvent;
+    // Noted here too: a handler that opens a window on keydown can keep the keyup from arriving.
+    if (ke.key === 'Tab' && ke.defaultPrevented && ke !== noted) {
+      noted = ke;
+      st.prevented.push(here());
+    }
     if (st.first === null || ke.key !== 'Tab' || !ke.shiftKey || ke.defaultPrevented) return;
     const d = deepEl();
     if (typeof d === 'string' || ids.get(d) !== st.first) return;
@@ -229,6 +236,7 @@ export function installProbe(): { x: number; y: number } {
       for (const [proto, d] of patched) Object.defineProperty(proto, 'focus', d);
       window.scrollTo(x, y);
       delete w.__a11yKbd;
+      delete (window as unknown as { __a11yKbdDlg?: unknown }).__a11yKbdDlg;
     },
   };
   w.__a11yKbd = api;
@@ -277,8 +285,11 @@ export async function fastWalk(page: Page, cdp: CDPSession | null, cap: number, 
     const { got, late } = await probe(page, (k, from: number) => ({ got: k.take(from), late: k.state().late }), logged);
     logged += got.length;
     positions.push(...got.slice(0, n));
-    // Presses inside a frame the probe cannot see leave no record.
-    for (let i = got.length; i < n; i++) positions.push('opaque');
+    // Presses inside a frame the probe cannot see leave no record; so do presses whose keyup never
+    // reached the page (a keydown handler that opens a window, as a trap may): where focus is on
+    // an element of this document, that is where those presses left it.
+    const now = got.length < n ? await probe(page, (k) => k.here()) : 'opaque';
+    for (let i = got.length; i < n; i++) positions.push(now === 'page' ? 'opaque' : now);
     const a = analyseWalk(positions);
     if (a.completed || a.stuck) break;
     // Nothing to reach at all.
@@ -317,8 +328,8 @@ async function positionsAfter(page: Page, key: string, presses: number, tabbable
     if (out.at(-1) === 'page' || out.at(-1) === 'opaque') break;
     const c = trailingCycle(out);
     if (c && [...tabbable].some((id) => !c.members.includes(id))) break;
-    // Focus keeps moving to elements it had not been on: not going round a few.
-    if (new Set(out).size > 6) break;
+    // Focus keeps moving to elements it had not been on: not going round a loop.
+    if (new Set(out).size > MAX_LOOP) break;
   }
   return out;
 }

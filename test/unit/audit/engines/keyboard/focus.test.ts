@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { focusVerdict, type FocusLook } from '../../../../../src/audit/engines/keyboard/focus-visible.ts';
-import { analyseWalk, judgeProbe, keyHints, mentionsKeys, SAME_ELEMENT_PRESSES, trailingCycle, trapOutcome, type FocusPos } from '../../../../../src/audit/engines/keyboard/focus-walk.ts';
+import { analyseWalk, judgeProbe, keyHints, MAX_LOOP, mentionsKeys, SAME_ELEMENT_PRESSES, trailingCycle, trapOutcome, type FocusPos } from '../../../../../src/audit/engines/keyboard/focus-walk.ts';
 
 const times = <T>(n: number, x: T): T[] => Array.from({ length: n }, () => x);
 
@@ -14,6 +14,16 @@ describe('trailingCycle', () => {
     expect(trailingCycle([0, 1, 2, 1, 2, 1, 2])).toEqual({ period: 2, members: [1, 2] });
     expect(trailingCycle([3, 5, 7, 3, 5, 7, 3, 5, 7])).toEqual({ period: 3, members: [3, 5, 7] });
     expect(trailingCycle([1, 2, 1, 2])).toBeNull();
+  });
+
+  it('finds a loop of up to MAX_LOOP elements going round twice (a form whose last field sends focus back to its first)', () => {
+    const round = [10, 11, 12, 13, 14, 15];
+    expect(trailingCycle([0, ...round, ...round])).toEqual({ period: 6, members: round });
+    expect(trailingCycle([0, ...round, 10, 11])).toBeNull();
+    const long = Array.from({ length: MAX_LOOP }, (_, i) => i + 1);
+    expect(trailingCycle([...long, ...long])?.period).toBe(MAX_LOOP);
+    const tooLong = Array.from({ length: MAX_LOOP + 1 }, (_, i) => i + 1);
+    expect(trailingCycle([...tooLong, ...tooLong])).toBeNull();
   });
 
   it('never loops through the page or an opaque frame', () => {
