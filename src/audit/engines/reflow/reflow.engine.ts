@@ -6,6 +6,8 @@ import { oneLineBox, reflowOutcome, textClipState, usedLineHeight } from './geom
 import { ownFinding, understandingUrl, type EngineResult, type PageSession, type ScanEngine } from '../engine.ts';
 import { nextLayout } from '../target-size-mobile/target-size-mobile.engine.ts';
 import { REFLOW_RULES } from '../../../shared/rules/reflow.ts';
+import { orientationState, orientationVerdict, PORTRAIT, rotationDegrees, type OrientationState } from './orientation.ts';
+import { recordSpill, scanSpill, setTextSpacing, TEXT_SPACING_CSS, type SpillHit } from './text-spacing.ts';
 
 /**
  * Zoom and reflow, by resizing the viewport (no styles are injected):
@@ -365,6 +367,86 @@ async function describe(page: Page, ids: number[]): Promise<Array<{ selector: st
 
 const LIMITS = { maxElements: 10_000, maxTexts: 6_000, maxClippers: 300 };
 
+/**
+ * After a resize: two frames (resize, orientation and media-query handlers run before them), then
+ * up to 120 ms more while the page keeps changing its DOM (a handler that builds or hides content).
+ */
+async function afterResize(page: Page): Promise<void> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const start = performance.now();
+        const w = window as unknown as { __a11yLastChange?: number };
+        const tick = () => {
+          const now = performance.now();
+          if (now - start >= 150 || now - (w.__a11yLastChange ?? 0) >= 30) resolve();
+          else setTimeout(tick, 15);
+        };
+        requestAnimationFrame(() => requestAnimationFrame(tick));
+      }),
+  );
+}
+
+/** The findings of the text-spacing check (1.4.12). */
+async function spacingFindings(page: Page, clips: ClipHit[], spills: SpillHit[], at: { width: number; height: number }): Promise<FindingDraft[]> {
+  const described = await describe(page, [...clips.map((h) => h.id), ...spills.map((h) => h.id), ...spills.map((h) => h.otherId)]);
+  const out: FindingDraft[] = [];
+  const how = `With the text spacing of WCAG 1.4.12 (line height 1.5, 2 em after paragraphs, letter spacing 0.12 em, word spacing 0.16 em) at ${at.width} px wide,`;
+  const help = 'Let text boxes grow when the text spacing is increased';
+  const description =
+    'People must be able to set line height to 1.5 times the font size, spacing after paragraphs to 2 times, letter spacing to 0.12 times and word spacing to 0.16 times without losing content: no text may be cut off or overlap other text (F104).';
+  clips.forEach((h, i) => {
+    const d = described[i];
+    if (!d) return;
+    const reason = 'A control next to the box may show the rest of the text: check whether it does.';
+    out.push(
+      ownFinding({
+        ruleId: REFLOW_RULES.spacingClipped,
+        type: h.expander ? 'needs_review' : 'confirmed',
+        severity: 'serious',
+        criterion: '1.4.12',
+        selector: d.selector,
+        html: d.html,
+        help,
+        description,
+        failureSummary: `${how} this ${h.width}×${h.height} px box hides its overflow and cuts off text ${h.axes.join(' and ')}ly${h.text ? `, e.g. "${h.text}"` : ''}; without the spacing the text fits.${h.expander ? ` ${reason}` : ''}`,
+        helpUrl: understandingUrl('text-spacing'),
+        data: { viewport: `${at.width}x${at.height}`, axes: h.axes, box: { width: h.width, height: h.height }, ...(h.expander ? { expandControl: true, review: { reason } } : {}) },
+      }),
+    );
+  });
+  spills.forEach((h, j) => {
+    const d = described[clips.length + j];
+    const other = described[clips.length + spills.length + j];
+    if (!d) return;
+    const reason = 'The text it runs over is in an absolutely positioned box (an overlay, maybe meant to cover): check whether text is lost.';
+    out.push(
+      ownFinding({
+        ruleId: REFLOW_RULES.spacingOverlap,
+        type: h.positioned ? 'needs_review' : 'confirmed',
+        severity: 'serious',
+        criterion: '1.4.12',
+        selector: d.selector,
+        html: d.html,
+        help,
+        description,
+        failureSummary:
+          `${how} the text of this ${h.width}×${h.height} px box reaches ${h.spill} px below it${h.text ? ` ("${h.text}")` : ''} and runs over the text after it` +
+          `${h.otherText ? ` ("${h.otherText}"${other ? `, in ${other.selector}` : ''})` : ''}; without the spacing it fits.${h.positioned ? ` ${reason}` : ''}`,
+        helpUrl: understandingUrl('text-spacing'),
+        data: {
+          viewport: `${at.width}x${at.height}`,
+          box: { width: h.width, height: h.height },
+          spill: h.spill,
+          ...(other ? { overlaps: other.selector } : {}),
+          ...(h.positioned ? { review: { reason } } : {}),
+        },
+      }),
+    );
+  });
+  return out;
+}
+
 export const reflowEngine: ScanEngine = {
   id: 'reflow',
   stage: 'CustomChecks',
@@ -375,7 +457,10 @@ export const reflowEngine: ScanEngine = {
     const zoomed = { width: Math.round(original.width / ZOOM), height: Math.round(original.height / ZOOM) };
     const clipArgs = [textClipState, oneLineBox, usedLineHeight];
     let textZoomed = false;
+    let spaced = false;
+    let orientationEmulated = false;
     let cdp: CDPSession | null = null;
+    const cdpSession = async () => (cdp ??= await page.context().newCDPSession(page).catch(() => null));
     let t0 = performance.now();
     const lap = (what: string) => {
       const now = performance.now();
@@ -387,6 +472,21 @@ export const reflowEngine: ScanEngine = {
       const atFull = await inPage<ClipHit[]>(page, scanClips, clipArgs, LIMITS);
       const cutBefore = new Set(atFull.map((h) => h.id));
       lap('clips at 100%');
+      if (signal?.aborted) return { findings };
+
+      // 1.4.12: the text-spacing styles at 100%, one layout: text newly cut by a box, or newly
+      // spilling out of its box over the text after it.
+      await inPage(page, recordSpill, [], { maxElements: LIMITS.maxElements });
+      spaced = await page.evaluate(`(${setTextSpacing.toString()})(${JSON.stringify(TEXT_SPACING_CSS)}, true)`).then(Boolean, () => false);
+      let spacingClips: ClipHit[] = [];
+      let spills: SpillHit[] = [];
+      if (spaced) {
+        await nextLayout(page);
+        spacingClips = (await inPage<ClipHit[]>(page, scanClips, clipArgs, LIMITS)).filter((h) => !cutBefore.has(h.id));
+        spills = await inPage<SpillHit[]>(page, scanSpill, [], { maxElements: LIMITS.maxElements, maxCandidates: 20, maxTexts: LIMITS.maxTexts });
+        spaced = await page.evaluate(`(${setTextSpacing.toString()})('', false)`).then(Boolean, () => true);
+        lap('text spacing');
+      }
       if (signal?.aborted) return { findings };
       await page.setViewportSize(zoomed);
       await nextLayout(page);
@@ -403,13 +503,42 @@ export const reflowEngine: ScanEngine = {
         lap('overflow at 320');
       }
 
+      // 1.3.4: a phone's viewport in portrait, then in landscape (screen orientation too).
+      let orientation: { portrait: OrientationState; landscape: OrientationState; locks: string[] } | null = null;
+      const session = signal?.aborted ? null : await cdpSession();
+      if (session) {
+        const states: OrientationState[] = [];
+        for (const size of [PORTRAIT, { width: PORTRAIT.height, height: PORTRAIT.width }]) {
+          const portrait = size.height > size.width;
+          orientationEmulated = true;
+          await session.send('Emulation.setDeviceMetricsOverride', {
+            ...size,
+            deviceScaleFactor: 0,
+            mobile: false,
+            screenWidth: size.width,
+            screenHeight: size.height,
+            screenOrientation: portrait ? { type: 'portraitPrimary', angle: 0 } : { type: 'landscapePrimary', angle: 90 },
+          });
+          await afterResize(page);
+          states.push(await inPage<OrientationState>(page, orientationState, [rotationDegrees], { maxTexts: 3000 }));
+        }
+        // Playwright's own override (sent again by the next setViewportSize) takes over.
+        await session.send('Emulation.clearDeviceMetricsOverride');
+        orientationEmulated = false;
+        const locks = await page
+          .evaluate(() => [...((window as unknown as { __a11yOrientationLocks?: string[] }).__a11yOrientationLocks ?? [])].map(String).slice(0, 10))
+          .catch(() => [] as string[]);
+        orientation = { portrait: states[0]!, landscape: states[1]!, locks };
+        lap('orientation');
+      }
+
       // 1.4.4 again with the browser's text size doubled at the desktop width (Chromium's font
       // size setting: the default font size, which em, rem and % sizes follow): only what
       // neither 100% nor page zoom cuts, and needs review (page zoom is enough for 1.4.4).
       await page.setViewportSize(original);
       let atTextZoom: ClipHit[] = [];
       if (!signal?.aborted) {
-        cdp = await page.context().newCDPSession(page).catch(() => null);
+        cdp = await cdpSession();
         if (cdp) {
           textZoomed = true;
           await cdp.send('Page.setFontSizes', { fontSizes: { standard: DEFAULT_FONT.standard * ZOOM, fixed: DEFAULT_FONT.fixed * ZOOM } });
@@ -513,8 +642,40 @@ export const reflowEngine: ScanEngine = {
           }),
         );
       });
+      findings.push(...(await spacingFindings(page, spacingClips, spills, original)));
+      if (orientation) {
+        const verdict = orientationVerdict(orientation.portrait, orientation.landscape, orientation.locks);
+        const state = verdict?.orientation === 'landscape' ? orientation.landscape : orientation.portrait;
+        const [d] = verdict ? await describe(page, [state.id]) : [];
+        if (verdict && d) {
+          findings.push(
+            ownFinding({
+              ruleId: REFLOW_RULES.orientation,
+              type: verdict.type,
+              severity: 'serious',
+              criterion: '1.3.4',
+              selector: d.selector,
+              html: d.html,
+              help: 'Let the page work in portrait and landscape',
+              description: 'Content must not be restricted to one display orientation (portrait or landscape) unless that orientation is essential: no rotation of the page, no hidden content and no orientation lock in the other orientation.',
+              failureSummary: `At ${PORTRAIT.width}×${PORTRAIT.height} (portrait) and ${PORTRAIT.height}×${PORTRAIT.width} (landscape): ${verdict.reason}`,
+              helpUrl: understandingUrl('orientation'),
+              data: {
+                kind: verdict.kind,
+                orientation: verdict.orientation,
+                rotation: { portrait: Math.round(orientation.portrait.rotation), landscape: Math.round(orientation.landscape.rotation) },
+                visibleText: { portrait: orientation.portrait.visibleText, landscape: orientation.landscape.visibleText },
+                ...(orientation.locks.length ? { locks: orientation.locks } : {}),
+                ...(verdict.type === 'needs_review' ? { review: { reason: verdict.reason } } : {}),
+              },
+            }),
+          );
+        }
+      }
       return { findings };
     } finally {
+      if (spaced) await page.evaluate(`(${setTextSpacing.toString()})('', false)`).catch(() => {});
+      if (orientationEmulated) await cdp?.send('Emulation.clearDeviceMetricsOverride').catch(() => {});
       if (textZoomed) await cdp?.send('Page.setFontSizes', { fontSizes: DEFAULT_FONT }).catch(() => {});
       await cdp?.detach().catch(() => {});
       await page.setViewportSize(original);
