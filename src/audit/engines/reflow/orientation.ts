@@ -1,14 +1,14 @@
 /**
  * WCAG 1.3.4 Orientation, measured: the page, already loaded, is laid out at a phone's viewport in
- * portrait and then in landscape (screen orientation emulated too, so that resize and orientation
- * handlers run), and the two states are compared: content turned a quarter turn in one of them
+ * portrait (screen orientation emulated too, so that resize and orientation handlers run) and
+ * compared with the landscape layout the zoom check makes anyway (half the desktop window): content turned a quarter turn in one of them
  * (a transform set by CSS, ACT b33eff, or by script), content hidden in one of them (a "please
  * rotate your device" screen), and calls to `screen.orientation.lock()` since the page started
  * (recorded by an init script). The functions that run in the page use nothing from outside
  * themselves.
  */
 
-/** The phone viewport of the check: portrait, and the same turned (landscape). */
+/** The phone viewport of the portrait state. */
 export const PORTRAIT = { width: 390, height: 844 } as const;
 
 /**

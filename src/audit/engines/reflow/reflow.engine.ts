@@ -65,9 +65,9 @@ function scanClips(
   textClip: typeof textClipState,
   oneLine: typeof oneLineBox,
   lineHeight: typeof usedLineHeight,
-  opts: { maxElements: number; maxTexts: number; maxClippers: number },
+  opts: { maxElements: number; maxTexts: number; maxClippers: number; sameClippers?: boolean },
 ): ClipHit[] {
-  type Reg = { ids: WeakMap<Element, number>; refs: Array<WeakRef<Element>> };
+  type Reg = { ids: WeakMap<Element, number>; refs: Array<WeakRef<Element>>; clippers?: Array<WeakRef<Element>> };
   const w = window as unknown as { __a11yReflow?: Reg };
   const reg: Reg = (w.__a11yReflow ??= { ids: new WeakMap(), refs: [] });
   const idOf = (el: Element) => {
@@ -90,12 +90,18 @@ function scanClips(
   };
   const hides = (v: string) => v === 'hidden' || v === 'clip';
   const scrolls = (v: string) => v === 'auto' || v === 'scroll';
-  const all = document.body ? document.body.getElementsByTagName('*') : ([] as unknown as HTMLCollectionOf<Element>);
-  const clippers: Element[] = [];
-  for (let i = 0; i < all.length && i < opts.maxElements && clippers.length < opts.maxClippers; i++) {
-    const el = all[i]!;
-    const cs = style(el);
-    if (hides(cs.overflowX) || hides(cs.overflowY)) clippers.push(el);
+  let clippers: Element[] = [];
+  if (opts.sameClippers && reg.clippers) {
+    // Styles that change no overflow (the text spacing): the boxes found last time.
+    clippers = reg.clippers.map((r) => r.deref()).filter((e): e is Element => !!e && e.isConnected);
+  } else {
+    const all = document.body ? document.body.getElementsByTagName('*') : ([] as unknown as HTMLCollectionOf<Element>);
+    for (let i = 0; i < all.length && i < opts.maxElements && clippers.length < opts.maxClippers; i++) {
+      const el = all[i]!;
+      const cs = style(el);
+      if (hides(cs.overflowX) || hides(cs.overflowY)) clippers.push(el);
+    }
+    reg.clippers = clippers.map((el) => new WeakRef(el));
   }
   const out: ClipHit[] = [];
   let texts = 0;
@@ -482,7 +488,7 @@ export const reflowEngine: ScanEngine = {
       let spills: SpillHit[] = [];
       if (spaced) {
         await nextLayout(page);
-        spacingClips = (await inPage<ClipHit[]>(page, scanClips, clipArgs, LIMITS)).filter((h) => !cutBefore.has(h.id));
+        spacingClips = (await inPage<ClipHit[]>(page, scanClips, clipArgs, { ...LIMITS, sameClippers: true })).filter((h) => !cutBefore.has(h.id));
         spills = await inPage<SpillHit[]>(page, scanSpill, [], { maxElements: LIMITS.maxElements, maxCandidates: 20, maxTexts: LIMITS.maxTexts });
         spaced = await page.evaluate(`(${setTextSpacing.toString()})('', false)`).then(Boolean, () => true);
         lap('text spacing');
@@ -491,6 +497,8 @@ export const reflowEngine: ScanEngine = {
       await page.setViewportSize(zoomed);
       await nextLayout(page);
       const atZoom = await inPage<ClipHit[]>(page, scanClips, clipArgs, LIMITS);
+      // 1.3.4's landscape state: this layout is landscape (half the desktop window).
+      const landscape = await inPage<OrientationState>(page, orientationState, [rotationDegrees], { maxTexts: 3000 });
       lap('clips at 200%');
 
       // 1.4.10: sideways scrolling at 320 CSS px.
@@ -503,32 +511,29 @@ export const reflowEngine: ScanEngine = {
         lap('overflow at 320');
       }
 
-      // 1.3.4: a phone's viewport in portrait, then in landscape (screen orientation too).
+      // 1.3.4: a phone's viewport in portrait (screen orientation too, so that orientation
+      // handlers run), against the landscape layout at 200% above.
       let orientation: { portrait: OrientationState; landscape: OrientationState; locks: string[] } | null = null;
       const session = signal?.aborted ? null : await cdpSession();
       if (session) {
-        const states: OrientationState[] = [];
-        for (const size of [PORTRAIT, { width: PORTRAIT.height, height: PORTRAIT.width }]) {
-          const portrait = size.height > size.width;
-          orientationEmulated = true;
-          await session.send('Emulation.setDeviceMetricsOverride', {
-            ...size,
-            deviceScaleFactor: 0,
-            mobile: false,
-            screenWidth: size.width,
-            screenHeight: size.height,
-            screenOrientation: portrait ? { type: 'portraitPrimary', angle: 0 } : { type: 'landscapePrimary', angle: 90 },
-          });
-          await afterResize(page);
-          states.push(await inPage<OrientationState>(page, orientationState, [rotationDegrees], { maxTexts: 3000 }));
-        }
+        orientationEmulated = true;
+        await session.send('Emulation.setDeviceMetricsOverride', {
+          ...PORTRAIT,
+          deviceScaleFactor: 0,
+          mobile: false,
+          screenWidth: PORTRAIT.width,
+          screenHeight: PORTRAIT.height,
+          screenOrientation: { type: 'portraitPrimary', angle: 0 },
+        });
+        await afterResize(page);
+        const portrait = await inPage<OrientationState>(page, orientationState, [rotationDegrees], { maxTexts: 3000 });
         // Playwright's own override (sent again by the next setViewportSize) takes over.
         await session.send('Emulation.clearDeviceMetricsOverride');
         orientationEmulated = false;
         const locks = await page
           .evaluate(() => [...((window as unknown as { __a11yOrientationLocks?: string[] }).__a11yOrientationLocks ?? [])].map(String).slice(0, 10))
           .catch(() => [] as string[]);
-        orientation = { portrait: states[0]!, landscape: states[1]!, locks };
+        orientation = { portrait, landscape, locks };
         lap('orientation');
       }
 
@@ -658,7 +663,7 @@ export const reflowEngine: ScanEngine = {
               html: d.html,
               help: 'Let the page work in portrait and landscape',
               description: 'Content must not be restricted to one display orientation (portrait or landscape) unless that orientation is essential: no rotation of the page, no hidden content and no orientation lock in the other orientation.',
-              failureSummary: `At ${PORTRAIT.width}×${PORTRAIT.height} (portrait) and ${PORTRAIT.height}×${PORTRAIT.width} (landscape): ${verdict.reason}`,
+              failureSummary: `At ${PORTRAIT.width}×${PORTRAIT.height} (portrait) and ${zoomed.width}×${zoomed.height} (landscape): ${verdict.reason}`,
               helpUrl: understandingUrl('orientation'),
               data: {
                 kind: verdict.kind,

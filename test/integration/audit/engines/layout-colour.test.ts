@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScanEngine } from '../../../../src/audit/engines/engine.ts';
+import { axeEngine } from '../../../../src/audit/engines/axe/axe.engine.ts';
+import { colourEngine } from '../../../../src/audit/engines/colour/colour.engine.ts';
 import { reflowEngine } from '../../../../src/audit/engines/reflow/reflow.engine.ts';
 import { DESKTOP_VIEWPORT } from '../../../../src/shared/audit-setup.ts';
 import { openFixtureScanner, ofRule, type FixtureScanner } from '../../../helpers/scan-fixture.ts';
@@ -122,5 +124,70 @@ describe('orientation (1.3.4): portrait and landscape compared', () => {
     const after: Array<Record<string, unknown>> = [];
     await scanner.scan(page(`<p>${poem}</p>`), { engines: [reflowEngine, stateAfter(after)] });
     expect(after[0]).toMatchObject({ viewport: DESKTOP_VIEWPORT, inner: [DESKTOP_VIEWPORT.width, DESKTOP_VIEWPORT.height], orientation: 'landscape-primary', letterSpacing: 'normal', sheets: 0 });
+  });
+});
+
+describe('colour alone (1.4.1): links in text and form fields', () => {
+  let scanner: FixtureScanner;
+  beforeAll(async () => {
+    scanner = await openFixtureScanner();
+  });
+  afterAll(async () => {
+    await scanner?.close();
+  });
+
+  const colour = { engines: [axeEngine, colourEngine] };
+  // A background image on the paragraph: axe cannot tell the background and leaves the link undecided.
+  const textured = '<style>p { color: #000; background: #fff url("data:image/gif;base64,R0lGODlhAQABAIAAAP///wAAACwAAAAAAQABAAACAkQBADs="); } a { color: #3a3a8a; text-decoration: none; }</style>';
+
+  it("confirms a link marked only by a colour under 3:1 against its text, in place of axe's undecided result", async () => {
+    const r = await scanner.scan(page(`<p>Read the <a href="#terms">terms of use</a> before you sign up for the service.</p>`, textured), colour);
+    expect(ofRule(r, 'link-colour-only')).toMatchObject([{ type: 'confirmed', wcagCriterion: '1.4.1', elementSelector: 'a', data: { decides: 'link-in-text-block' } }]);
+    expect(ofRule(r, 'link-in-text-block')).toEqual([]);
+  });
+
+  it("withdraws axe's undecided result for a link with another mark (a shadow line under it), and passes underlined links", async () => {
+    const shadow = await scanner.scan(
+      page(`<p>Read the <a href="#terms" style="box-shadow: 0 2px 0 #3a3a8a">terms of use</a> before you sign up for the service.</p>`, textured),
+      colour,
+    );
+    expect(ofRule(shadow, 'link-colour-only')).toEqual([]);
+    expect(ofRule(shadow, 'link-in-text-block')).toEqual([]);
+    const underlined = await scanner.scan(page(`<p>Read the <a href="#terms" style="text-decoration: underline">terms of use</a> before you sign up.</p>`, textured), colour);
+    expect(ofRule(underlined, 'link-colour-only')).toEqual([]);
+  });
+
+  it('asks for review of a link on a line of its own in a paragraph, marked only by a colour under 3:1', async () => {
+    const r = await scanner.scan(page(`<p>Some text about the service<br><a href="#more">More about it</a></p>`, '<style>p { color: #000; } a { color: #3a3a8a; text-decoration: none; }</style>'), colour);
+    expect(ofRule(r, 'link-colour-only')).toMatchObject([{ type: 'needs_review', elementSelector: 'a', data: { review: { reason: expect.stringContaining('line of its own') } } }]);
+    const nav = await scanner.scan(page(`<ul><li><a href="#a">Home</a></li><li><a href="#b">News</a></li></ul>`, '<style>a { color: #3a3a8a; text-decoration: none; }</style>'), colour);
+    expect(ofRule(nav, 'link-colour-only')).toEqual([]);
+  });
+
+  const form = (a: string, b: string, c: string) =>
+    `<form><label>Passport number <input name="a" class="${a}"></label><label>Name on passport <input name="b" class="${b}"></label><label>Date of expiry <input name="c" class="${c}"></label><button>Send</button></form>`;
+  const errCss = '<style>label { display: block; } input { border: 1px solid #767676; } .err { border-color: #d4351c; background: #fde8e8; }</style>';
+
+  it('asks for review of fields set apart from the others only by a red border and background', async () => {
+    const r = await scanner.scan(page(form('err', '', 'err'), errCss), colour);
+    expect(ofRule(r, 'field-colour-only')).toMatchObject([
+      { type: 'needs_review', wcagCriterion: '1.4.1', elementSelector: 'input[name="a"]' },
+      { type: 'needs_review', elementSelector: 'input[name="c"]' },
+    ]);
+  });
+
+  it('passes fields whose error is also said in text or shown by a thicker border, and a form whose fields all look alike', async () => {
+    const said = await scanner.scan(
+      page(
+        '<form><label>Passport number <input name="a" class="err" aria-describedby="e1"></label><span id="e1">Error: enter your passport number</span><label>Name <input name="b"></label></form>',
+        errCss,
+      ),
+      colour,
+    );
+    expect(ofRule(said, 'field-colour-only')).toEqual([]);
+    const thick = await scanner.scan(page(form('err', '', ''), errCss.replace('.err {', '.err { border-width: 4px;')), colour);
+    expect(ofRule(thick, 'field-colour-only')).toEqual([]);
+    const alike = await scanner.scan(page(form('', '', ''), errCss), colour);
+    expect(ofRule(alike, 'field-colour-only')).toEqual([]);
   });
 });
