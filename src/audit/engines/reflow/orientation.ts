@@ -1,12 +1,35 @@
+import type { Page } from 'playwright';
+
 /**
  * WCAG 1.3.4 Orientation, measured: the page, already loaded, is laid out at a phone's viewport in
  * portrait (screen orientation emulated too, so that resize and orientation handlers run) and
- * compared with the landscape layout the zoom check makes anyway (half the desktop window): content turned a quarter turn in one of them
- * (a transform set by CSS, ACT b33eff, or by script), content hidden in one of them (a "please
- * rotate your device" screen), and calls to `screen.orientation.lock()` since the page started
+ * compared with the landscape layout the zoom check makes anyway (half the desktop window):
+ * content turned a quarter turn in one of them (a transform set by CSS, ACT b33eff, or by
+ * script), content hidden in one of them (a "please rotate your device" screen), and calls to `screen.orientation.lock()` since the page started
  * (recorded by an init script). The functions that run in the page use nothing from outside
  * themselves.
  */
+
+/**
+ * After a resize: two frames (resize, orientation and media-query handlers run before them), then
+ * more while the page keeps changing its DOM (a handler that builds or hides content), 150 ms in
+ * all at most. A handler that waits longer (a debounce) is not waited for.
+ */
+export async function afterResize(page: Page): Promise<void> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const start = performance.now();
+        const w = window as unknown as { __a11yLastChange?: number };
+        const tick = () => {
+          const now = performance.now();
+          if (now - start >= 150 || now - (w.__a11yLastChange ?? 0) >= 30) resolve();
+          else setTimeout(tick, 15);
+        };
+        requestAnimationFrame(() => requestAnimationFrame(tick));
+      }),
+  );
+}
 
 /** The phone viewport of the portrait state. */
 export const PORTRAIT = { width: 390, height: 844 } as const;

@@ -2,15 +2,17 @@ import type { CDPSession, Page } from 'playwright';
 import { DESKTOP_VIEWPORT } from '../../../shared/audit-setup.ts';
 import type { FindingDraft } from '../../../shared/findings.ts';
 import { ensureInPage } from '../../session/in-page.ts';
-import { oneLineBox, reflowOutcome, textClipState, usedLineHeight } from './geometry.ts';
+import { oneLineBox, reflowOutcome, textClipState, usedLineHeight, type ClipHit } from './geometry.ts';
 import { ownFinding, understandingUrl, type EngineResult, type PageSession, type ScanEngine } from '../engine.ts';
 import { nextLayout } from '../target-size-mobile/target-size-mobile.engine.ts';
 import { REFLOW_RULES } from '../../../shared/rules/reflow.ts';
-import { orientationState, orientationVerdict, PORTRAIT, rotationDegrees, type OrientationState } from './orientation.ts';
+import { afterResize, orientationState, orientationVerdict, PORTRAIT, rotationDegrees, type OrientationState } from './orientation.ts';
+import { orientationFinding, spacingFindings } from './spacing-orientation-findings.ts';
 import { recordSpill, scanSpill, setTextSpacing, TEXT_SPACING_CSS, type SpillHit } from './text-spacing.ts';
 
 /**
- * Zoom and reflow, by resizing the viewport (no styles are injected):
+ * Zoom, reflow, text spacing and orientation, by resizing the viewport (styles are added only for
+ * the text spacing, and taken away again):
  *
  * - `text-clipped-zoom` (1.4.4): browser zoom at 200% gives a page half as many CSS pixels
  *   wide and high, with the same layout (media queries included) as a viewport of that size; so
@@ -32,14 +34,24 @@ import { recordSpill, scanSpill, setTextSpacing, TEXT_SPACING_CSS, type SpillHit
  *   scrolling to be read is `confirmed`. Boxes that scroll sideways inside the page are reported
  *   only for text lines wider than the box (confirmed) or text past their edge (needs review).
  *
+ * - `text-spacing-clipped`, `text-spacing-overlap` (1.4.12, F104): the spacing of 1.4.12 is added
+ *   at 100% as one constructed style sheet and laid out once (text-spacing.ts): text that a box now
+ *   cuts (same test and exceptions as 1.4.4, on the boxes found at 100%) or that now spills out of
+ *   a box of fixed height over the text after it. Only what the spacing caused: `confirmed`, but
+ *   for a cut next to an expand control or an overlap with an absolutely positioned box.
+ * - `orientation-locked` (1.3.4): the layout at 200% is landscape; the page is then laid out once
+ *   at a phone's viewport in portrait (screen orientation emulated, orientation.ts) and the two
+ *   compared: a quarter turn of its content (ACT b33eff), its text hidden, `orientation.lock()`.
+ *
  * Caps: 10 000 elements and 6 000 text nodes looked at per layout, 300 clipping boxes. The
- * viewport, the default font sizes and the scroll position are put back.
+ * viewport, the default font sizes, the styles and the scroll position are put back.
  */
 
 
 /** ACT rules each rule of this engine implements (for the accuracy harness). */
 export const ACT_RULES: Record<string, string[]> = {
   [REFLOW_RULES.clipped]: ['59br37'],
+  [REFLOW_RULES.orientation]: ['b33eff'],
 };
 
 const ZOOM = 2;
@@ -47,15 +59,6 @@ const debug = process.env.KBD_DEBUG ? (...a: unknown[]) => console.error('[reflo
 const REFLOW_WIDTH = 320;
 /** Chromium's default font sizes (standard, monospace), which the text size check doubles and puts back. */
 const DEFAULT_FONT = { standard: 16, fixed: 13 };
-
-interface ClipHit {
-  id: number;
-  axes: string[];
-  text: string;
-  width: number;
-  height: number;
-  expander: boolean;
-}
 
 /**
  * Runs in the page with the geometry helpers passed in as values. Finds boxes that hide their
@@ -373,85 +376,7 @@ async function describe(page: Page, ids: number[]): Promise<Array<{ selector: st
 
 const LIMITS = { maxElements: 10_000, maxTexts: 6_000, maxClippers: 300 };
 
-/**
- * After a resize: two frames (resize, orientation and media-query handlers run before them), then
- * up to 120 ms more while the page keeps changing its DOM (a handler that builds or hides content).
- */
-async function afterResize(page: Page): Promise<void> {
-  await page.evaluate(
-    () =>
-      new Promise<void>((resolve) => {
-        const start = performance.now();
-        const w = window as unknown as { __a11yLastChange?: number };
-        const tick = () => {
-          const now = performance.now();
-          if (now - start >= 150 || now - (w.__a11yLastChange ?? 0) >= 30) resolve();
-          else setTimeout(tick, 15);
-        };
-        requestAnimationFrame(() => requestAnimationFrame(tick));
-      }),
-  );
-}
 
-/** The findings of the text-spacing check (1.4.12). */
-async function spacingFindings(page: Page, clips: ClipHit[], spills: SpillHit[], at: { width: number; height: number }): Promise<FindingDraft[]> {
-  const described = await describe(page, [...clips.map((h) => h.id), ...spills.map((h) => h.id), ...spills.map((h) => h.otherId)]);
-  const out: FindingDraft[] = [];
-  const how = `With the text spacing of WCAG 1.4.12 (line height 1.5, 2 em after paragraphs, letter spacing 0.12 em, word spacing 0.16 em) at ${at.width} px wide,`;
-  const help = 'Let text boxes grow when the text spacing is increased';
-  const description =
-    'People must be able to set line height to 1.5 times the font size, spacing after paragraphs to 2 times, letter spacing to 0.12 times and word spacing to 0.16 times without losing content: no text may be cut off or overlap other text (F104).';
-  clips.forEach((h, i) => {
-    const d = described[i];
-    if (!d) return;
-    const reason = 'A control next to the box may show the rest of the text: check whether it does.';
-    out.push(
-      ownFinding({
-        ruleId: REFLOW_RULES.spacingClipped,
-        type: h.expander ? 'needs_review' : 'confirmed',
-        severity: 'serious',
-        criterion: '1.4.12',
-        selector: d.selector,
-        html: d.html,
-        help,
-        description,
-        failureSummary: `${how} this ${h.width}×${h.height} px box hides its overflow and cuts off text ${h.axes.join(' and ')}ly${h.text ? `, e.g. "${h.text}"` : ''}; without the spacing the text fits.${h.expander ? ` ${reason}` : ''}`,
-        helpUrl: understandingUrl('text-spacing'),
-        data: { viewport: `${at.width}x${at.height}`, axes: h.axes, box: { width: h.width, height: h.height }, ...(h.expander ? { expandControl: true, review: { reason } } : {}) },
-      }),
-    );
-  });
-  spills.forEach((h, j) => {
-    const d = described[clips.length + j];
-    const other = described[clips.length + spills.length + j];
-    if (!d) return;
-    const reason = 'The text it runs over is in an absolutely positioned box (an overlay, maybe meant to cover): check whether text is lost.';
-    out.push(
-      ownFinding({
-        ruleId: REFLOW_RULES.spacingOverlap,
-        type: h.positioned ? 'needs_review' : 'confirmed',
-        severity: 'serious',
-        criterion: '1.4.12',
-        selector: d.selector,
-        html: d.html,
-        help,
-        description,
-        failureSummary:
-          `${how} the text of this ${h.width}×${h.height} px box reaches ${h.spill} px below it${h.text ? ` ("${h.text}")` : ''} and runs over the text after it` +
-          `${h.otherText ? ` ("${h.otherText}"${other ? `, in ${other.selector}` : ''})` : ''}; without the spacing it fits.${h.positioned ? ` ${reason}` : ''}`,
-        helpUrl: understandingUrl('text-spacing'),
-        data: {
-          viewport: `${at.width}x${at.height}`,
-          box: { width: h.width, height: h.height },
-          spill: h.spill,
-          ...(other ? { overlaps: other.selector } : {}),
-          ...(h.positioned ? { review: { reason } } : {}),
-        },
-      }),
-    );
-  });
-  return out;
-}
 
 export const reflowEngine: ScanEngine = {
   id: 'reflow',
@@ -647,35 +572,13 @@ export const reflowEngine: ScanEngine = {
           }),
         );
       });
-      findings.push(...(await spacingFindings(page, spacingClips, spills, original)));
+      const spacingDescribed = await describe(page, [...spacingClips.map((h) => h.id), ...spills.map((h) => h.id), ...spills.map((h) => h.otherId)]);
+      findings.push(...spacingFindings(spacingDescribed, spacingClips, spills, original));
       if (orientation) {
         const verdict = orientationVerdict(orientation.portrait, orientation.landscape, orientation.locks);
         const state = verdict?.orientation === 'landscape' ? orientation.landscape : orientation.portrait;
         const [d] = verdict ? await describe(page, [state.id]) : [];
-        if (verdict && d) {
-          findings.push(
-            ownFinding({
-              ruleId: REFLOW_RULES.orientation,
-              type: verdict.type,
-              severity: 'serious',
-              criterion: '1.3.4',
-              selector: d.selector,
-              html: d.html,
-              help: 'Let the page work in portrait and landscape',
-              description: 'Content must not be restricted to one display orientation (portrait or landscape) unless that orientation is essential: no rotation of the page, no hidden content and no orientation lock in the other orientation.',
-              failureSummary: `At ${PORTRAIT.width}×${PORTRAIT.height} (portrait) and ${zoomed.width}×${zoomed.height} (landscape): ${verdict.reason}`,
-              helpUrl: understandingUrl('orientation'),
-              data: {
-                kind: verdict.kind,
-                orientation: verdict.orientation,
-                rotation: { portrait: Math.round(orientation.portrait.rotation), landscape: Math.round(orientation.landscape.rotation) },
-                visibleText: { portrait: orientation.portrait.visibleText, landscape: orientation.landscape.visibleText },
-                ...(orientation.locks.length ? { locks: orientation.locks } : {}),
-                ...(verdict.type === 'needs_review' ? { review: { reason: verdict.reason } } : {}),
-              },
-            }),
-          );
-        }
+        if (verdict && d) findings.push(orientationFinding(d, verdict, orientation, zoomed));
       }
       return { findings };
     } finally {
