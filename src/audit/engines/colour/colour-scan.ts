@@ -9,7 +9,7 @@ export interface LinkFacts {
   /** The selector of axe's `link-in-text-block` finding this link is, if any. */
   axeSelector: string | null;
   id: number;
-  /** axe's own test: the link sits in a block of text (not on a line of its own). */
+  /** axe's own test: the link sits in a block of text (not on a line of its own); read only where it decides (see `needsTextBlock`). */
   inTextBlock: boolean;
   linkColour: string;
   textColour: string;
@@ -41,8 +41,8 @@ export interface ColourFacts {
 
 /** Runs in the page. */
 export function scanColour(opts: { axeSelectors: string[]; skipSelectors: string[]; maxLinks: number; maxFields: number }): ColourFacts {
-  type Helpers = { withTree<T>(f: () => T): T; rendered(el: Element): boolean; remember(el: Element): number };
-  const w = window as unknown as { __a11yAudit: Helpers; axe: { commons: { dom: { isInTextBlock(el: Element): boolean } } } };
+  type Helpers = { rendered(el: Element): boolean; remember(el: Element): number };
+  const w = window as unknown as { __a11yAudit: Helpers };
   const A = w.__a11yAudit;
   const blockish = (d: string) => ['block', 'list-item', 'table', 'flex', 'grid', 'inline-block', 'flow-root'].includes(d) || d.startsWith('table-');
   const cs = (el: Element, pseudo?: string) => getComputedStyle(el, pseudo);
@@ -76,7 +76,7 @@ export function scanColour(opts: { axeSelectors: string[]; skipSelectors: string
   };
   const transparent = (s: CSSStyleDeclaration) => s.backgroundImage === 'none' && /^(transparent|rgba\([^)]*,\s*0\))$/.test(s.backgroundColor);
 
-  return A.withTree(() => {
+  {
     const links: LinkFacts[] = [];
     const axeSet = new Set(opts.axeSelectors);
     const seen = new Set<Element>();
@@ -93,8 +93,10 @@ export function scanColour(opts: { axeSelectors: string[]; skipSelectors: string
       seen.add(el);
       try {
         const s = cs(el);
+        // The colour of the text around it, most often its parent's: the same colour, no colour cue.
+        if (!axeSelector && el.parentElement && s.color === cs(el.parentElement).color) continue;
         if (blockish(s.display) || !A.rendered(el)) continue;
-        const text = clip((el as HTMLElement).innerText ?? el.textContent ?? '', 80);
+        const text = clip(el.textContent ?? '', 80);
         if (!text) continue;
         const block = blockOf(el);
         if (!block) continue;
@@ -128,7 +130,7 @@ export function scanColour(opts: { axeSelectors: string[]; skipSelectors: string
         links.push({
           axeSelector,
           id: A.remember(el),
-          inTextBlock: axeSelector ? true : w.axe.commons.dom.isInTextBlock(el),
+          inTextBlock: !!axeSelector,
           linkColour: s.color,
           textColour: bs.color,
           sameBackground,
@@ -195,7 +197,12 @@ export function scanColour(opts: { axeSelectors: string[]; skipSelectors: string
       }
     }
     return { links, fields };
-  });
+  }
+}
+
+/** A link not from axe that would be reported: whether axe counts it as in text decides how. */
+export function needsTextBlock(f: LinkFacts, contrast: number | null): boolean {
+  return !f.axeSelector && linkVerdict(f, contrast).outcome !== 'keep';
 }
 
 export interface LinkVerdict {

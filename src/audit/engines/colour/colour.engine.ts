@@ -3,7 +3,7 @@ import { COLOUR_RULES } from '../../../shared/rules/colour.ts';
 import type { FindingDraft } from '../../../shared/findings.ts';
 import { contrast, floor2, parseCssColour, type Rgb } from '../pixel-contrast/luminance.ts';
 import { ownFinding, understandingUrl, type EngineResult, type PageSession, type ScanEngine } from '../engine.ts';
-import { fieldVerdicts, linkVerdict, scanColour, type FieldFacts } from './colour-scan.ts';
+import { fieldVerdicts, linkVerdict, needsTextBlock, scanColour, type FieldFacts } from './colour-scan.ts';
 
 /**
  * Use of colour (1.4.1), read from computed styles (no layout change, no screenshot):
@@ -42,19 +42,26 @@ export const colourEngine: ScanEngine = {
     const findings: FindingDraft[] = [];
     const supersedes: NonNullable<EngineResult['supersedes']> = [];
     const ids: number[] = [];
-    const pending: Array<(d: { selector: string; html: string }) => void> = [];
+    const pending: Array<(d: { selector: string; html: string; inTextBlock: boolean }) => void> = [];
 
-    for (const f of facts.links) {
+    // Links: which are settled, and, for the few that would be reported outside axe's results,
+    // axe's test of being in text (it needs axe's tree, set up once below with the descriptions).
+    const rated = facts.links.map((f) => {
       const fg = opaque(f.linkColour);
       const text = opaque(f.textColour);
-      const ratio = fg && text ? floor2(contrast(fg, text)) : null;
-      const v = linkVerdict(f, ratio);
-      if (v.outcome === 'keep') continue;
-      if (f.axeSelector) supersedes.push({ ruleId: AXE_RULE, selector: f.axeSelector });
-      if (v.outcome === 'drop') continue;
-      const outcome = v.outcome;
+      return { f, ratio: fg && text ? floor2(contrast(fg, text)) : null };
+    });
+    const askText = rated.filter(({ f, ratio }) => needsTextBlock(f, ratio)).map(({ f }) => f.id);
+    for (const { f, ratio } of rated) {
+      if (f.axeSelector && linkVerdict(f, ratio).outcome !== 'keep') supersedes.push({ ruleId: AXE_RULE, selector: f.axeSelector });
+    }
+    const linkIds = rated.filter(({ f, ratio }) => !['keep', 'drop'].includes(linkVerdict(f, ratio).outcome) || askText.includes(f.id));
+    for (const { f, ratio } of linkIds) {
       ids.push(f.id);
-      pending.push((d) =>
+      pending.push((d) => {
+        const v = linkVerdict({ ...f, inTextBlock: f.inTextBlock || d.inTextBlock }, ratio);
+        if (v.outcome !== 'confirmed' && v.outcome !== 'needs_review') return;
+        const outcome = v.outcome;
         findings.push(
           ownFinding({
             ruleId: COLOUR_RULES.link,
@@ -75,8 +82,8 @@ export const colourEngine: ScanEngine = {
               ...(outcome === 'needs_review' ? { review: { reason: v.reason } } : {}),
             },
           }),
-        ),
-      );
+        );
+      });
     }
 
     const groups = new Map<number, FieldFacts[]>();
@@ -88,7 +95,7 @@ export const colourEngine: ScanEngine = {
           .join(', ');
         const reason = `Fields of this form differ from this one only by colour (${what}) and no text near it says it is required or wrong: check whether the colour is the only sign of an error or of a required field.`;
         ids.push(v.id);
-        pending.push((d) =>
+        pending.push((d: { selector: string; html: string }) =>
           findings.push(
             ownFinding({
               ruleId: COLOUR_RULES.field,
@@ -109,15 +116,27 @@ export const colourEngine: ScanEngine = {
     }
 
     if (ids.length) {
-      const described = await page.evaluate((ids) => {
-        const A = (window as unknown as { __a11yAudit: { withTree<T>(f: () => T): T; recall(id: number): Element | undefined; describe(e: Element): { selector: string; html: string } } }).__a11yAudit;
-        return A.withTree(() =>
-          ids.map((id) => {
-            const el = A.recall(id);
-            return el && el.isConnected ? A.describe(el) : null;
-          }),
-        );
-      }, ids);
+      const described = await page.evaluate(
+        ({ ids, askText }) => {
+          type Helpers = { withTree<T>(f: () => T): T; recall(id: number): Element | undefined; describe(e: Element): { selector: string; html: string } };
+          const w = window as unknown as { __a11yAudit: Helpers; axe: { commons: { dom: { isInTextBlock(el: Element): boolean } } } };
+          const A = w.__a11yAudit;
+          return A.withTree(() =>
+            ids.map((id) => {
+              const el = A.recall(id);
+              if (!el || !el.isConnected) return null;
+              let inTextBlock = false;
+              try {
+                inTextBlock = askText.includes(id) && w.axe.commons.dom.isInTextBlock(el);
+              } catch {
+                // axe cannot tell: not in text
+              }
+              return { ...A.describe(el), inTextBlock };
+            }),
+          );
+        },
+        { ids, askText },
+      );
       described.forEach((d, i) => d && pending[i]!(d));
     }
     return { findings, supersedes };

@@ -422,9 +422,10 @@ export const reflowEngine: ScanEngine = {
       await page.setViewportSize(zoomed);
       await nextLayout(page);
       const atZoom = await inPage<ClipHit[]>(page, scanClips, clipArgs, LIMITS);
+      lap('clips at 200%');
       // 1.3.4's landscape state: this layout is landscape (half the desktop window).
       const landscape = await inPage<OrientationState>(page, orientationState, [rotationDegrees], { maxTexts: 3000 });
-      lap('clips at 200%');
+      lap('orientation: landscape state');
 
       // 1.4.10: sideways scrolling at 320 CSS px.
       let overflow: Awaited<ReturnType<typeof scanOverflow>> | null = null;
@@ -459,7 +460,7 @@ export const reflowEngine: ScanEngine = {
           .evaluate(() => [...((window as unknown as { __a11yOrientationLocks?: string[] }).__a11yOrientationLocks ?? [])].map(String).slice(0, 10))
           .catch(() => [] as string[]);
         orientation = { portrait, landscape, locks };
-        lap('orientation');
+        lap('orientation: portrait');
       }
 
       // 1.4.4 again with the browser's text size doubled at the desktop width (Chromium's font

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldVerdicts, linkVerdict, reddish, type FieldFacts, type LinkFacts } from '../../../../../src/audit/engines/colour/colour-scan.ts';
+import { fieldVerdicts, linkVerdict, needsTextBlock, reddish, type FieldFacts, type LinkFacts } from '../../../../../src/audit/engines/colour/colour-scan.ts';
 import { parseCssColour } from '../../../../../src/audit/engines/pixel-contrast/luminance.ts';
 
 const link = (over: Partial<LinkFacts> = {}): LinkFacts => ({
@@ -36,6 +36,12 @@ describe('linkVerdict (F73)', () => {
     expect(linkVerdict(link({ axeSelector: null, inTextBlock: false }), 2.1).outcome).toBe('needs_review');
     expect(linkVerdict(link({ axeSelector: null, inTextBlock: false }), 3.2).outcome).toBe('keep');
     expect(linkVerdict(link({ axeSelector: null, distinct: true }), 2.1).outcome).toBe('keep');
+  });
+
+  it("asks axe whether a link is in text only for a link it would report outside axe's results", () => {
+    expect(needsTextBlock(link({ axeSelector: null, inTextBlock: false }), 2.1)).toBe(true);
+    expect(needsTextBlock(link({ axeSelector: null, inTextBlock: false }), 4)).toBe(false);
+    expect(needsTextBlock(link(), 2.1)).toBe(false);
   });
 });
 
