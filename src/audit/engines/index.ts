@@ -1,6 +1,7 @@
 import type { ViewportName } from '../../shared/contracts.ts';
 import { emulationViewport, isDesktopOnly } from '../../shared/viewports.ts';
 import { axeEngine } from './axe/axe.engine.ts';
+import { colourEngine } from './colour/colour.engine.ts';
 import type { ScanEngine } from './engine.ts';
 import { formsEngine } from './forms/forms.engine.ts';
 import { keyboardEngine } from './keyboard/keyboard.engine.ts';
@@ -22,6 +23,7 @@ import { titleEngine } from './title/title.engine.ts';
 export const DEFAULT_ENGINES: readonly ScanEngine[] = [
   axeEngine,
   pixelContrastEngine,
+  colourEngine,
   formsEngine,
   structureEngine,
   languageEngine,

@@ -6,6 +6,7 @@ import { boundedTitle } from '../../shared/limits.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
 import { classifyNavigationError } from './classify-navigation-error.ts';
 import { installAxeLoader } from './in-page.ts';
+import { recordOrientationLocks } from '../engines/reflow/orientation.ts';
 import { PROXY_ERROR_HEADER, startEgressProxy, type BlockedRequest, type EgressFailure, type EgressProxy } from './egress-proxy.ts';
 import { onOrigin } from '../../shared/site-auth.ts';
 import { configuredCookies, contextAuthOptions, isLoggedIn, refreshSessionCookies, runLogin, type LoginOutcome, type TabAuth } from './site-login.ts';
@@ -97,6 +98,7 @@ export async function openTab(opts: OpenTabOptions): Promise<Tab> {
     });
     if (opts.auth?.setup.cookies?.length) await context.addCookies(configuredCookies(opts.auth));
     await context.addInitScript(trackChanges);
+    await context.addInitScript(recordOrientationLocks);
     await installAxeLoader(context);
     const page = await context.newPage();
     return await tabOf(opts, context, page, proxy);

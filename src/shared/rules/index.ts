@@ -5,6 +5,7 @@
  * process can load it without loading an engine, axe or a browser.
  */
 import { AXE_CATALOGUE, AXE_GUIDES, TARGET_SIZE_MOBILE_CATALOGUE } from './axe.ts';
+import { COLOUR_CATALOGUE, COLOUR_GUIDES } from './colour.ts';
 import { CRAWL_CHECK_CATALOGUE, CRAWL_CHECK_GUIDES } from './crawl-checks.ts';
 import type { RuleEntry } from './entry.ts';
 import { FORM_CATALOGUE, FORM_GUIDES } from './forms.ts';
@@ -32,6 +33,7 @@ export const ENGINE_GUIDES: Readonly<Record<string, FixGuide>> = {
   ...MEDIA_GUIDES,
   ...KEYBOARD_GUIDES,
   ...REFLOW_GUIDES,
+  ...COLOUR_GUIDES,
   ...CRAWL_CHECK_GUIDES,
 };
 
@@ -56,6 +58,7 @@ export const ENGINE_RULES: readonly RuleEntry[] = Object.freeze([
   ...MEDIA_CATALOGUE,
   ...KEYBOARD_CATALOGUE,
   ...REFLOW_CATALOGUE,
+  ...COLOUR_CATALOGUE,
   ...CRAWL_CHECK_CATALOGUE,
 ]);
 

@@ -4,6 +4,16 @@
  * nothing from outside themselves), so they are the same code in unit tests and in Chromium.
  */
 
+/** A box that hides its overflow and cuts text, as the engine's clip scan reports it. */
+export interface ClipHit {
+  id: number;
+  axes: string[];
+  text: string;
+  width: number;
+  height: number;
+  expander: boolean;
+}
+
 export interface Box {
   left: number;
   top: number;

@@ -2,13 +2,17 @@ import type { CDPSession, Page } from 'playwright';
 import { DESKTOP_VIEWPORT } from '../../../shared/audit-setup.ts';
 import type { FindingDraft } from '../../../shared/findings.ts';
 import { ensureInPage } from '../../session/in-page.ts';
-import { oneLineBox, reflowOutcome, textClipState, usedLineHeight } from './geometry.ts';
+import { oneLineBox, reflowOutcome, textClipState, usedLineHeight, type ClipHit } from './geometry.ts';
 import { ownFinding, understandingUrl, type EngineResult, type PageSession, type ScanEngine } from '../engine.ts';
 import { nextLayout } from '../target-size-mobile/target-size-mobile.engine.ts';
 import { REFLOW_RULES } from '../../../shared/rules/reflow.ts';
+import { afterResize, orientationState, orientationVerdict, PORTRAIT, rotationDegrees, type OrientationState } from './orientation.ts';
+import { orientationFinding, spacingFindings } from './spacing-orientation-findings.ts';
+import { recordSpill, scanSpill, setTextSpacing, TEXT_SPACING_CSS, type SpillHit } from './text-spacing.ts';
 
 /**
- * Zoom and reflow, by resizing the viewport (no styles are injected):
+ * Zoom, reflow, text spacing and orientation, by resizing the viewport (styles are added only for
+ * the text spacing, and taken away again):
  *
  * - `text-clipped-zoom` (1.4.4): browser zoom at 200% gives a page half as many CSS pixels
  *   wide and high, with the same layout (media queries included) as a viewport of that size; so
@@ -30,14 +34,24 @@ import { REFLOW_RULES } from '../../../shared/rules/reflow.ts';
  *   scrolling to be read is `confirmed`. Boxes that scroll sideways inside the page are reported
  *   only for text lines wider than the box (confirmed) or text past their edge (needs review).
  *
+ * - `text-spacing-clipped`, `text-spacing-overlap` (1.4.12, F104): the spacing of 1.4.12 is added
+ *   at 100% as one constructed style sheet and laid out once (text-spacing.ts): text that a box now
+ *   cuts (same test and exceptions as 1.4.4, on the boxes found at 100%) or that now spills out of
+ *   a box of fixed height over the text after it. Only what the spacing caused: `confirmed`, but
+ *   for a cut next to an expand control or an overlap with an absolutely positioned box.
+ * - `orientation-locked` (1.3.4): the layout at 200% is landscape; the page is then laid out once
+ *   at a phone's viewport in portrait (screen orientation emulated, orientation.ts) and the two
+ *   compared: a quarter turn of its content (ACT b33eff), its text hidden, `orientation.lock()`.
+ *
  * Caps: 10 000 elements and 6 000 text nodes looked at per layout, 300 clipping boxes. The
- * viewport, the default font sizes and the scroll position are put back.
+ * viewport, the default font sizes, the styles and the scroll position are put back.
  */
 
 
 /** ACT rules each rule of this engine implements (for the accuracy harness). */
 export const ACT_RULES: Record<string, string[]> = {
   [REFLOW_RULES.clipped]: ['59br37'],
+  [REFLOW_RULES.orientation]: ['b33eff'],
 };
 
 const ZOOM = 2;
@@ -45,15 +59,6 @@ const debug = process.env.KBD_DEBUG ? (...a: unknown[]) => console.error('[reflo
 const REFLOW_WIDTH = 320;
 /** Chromium's default font sizes (standard, monospace), which the text size check doubles and puts back. */
 const DEFAULT_FONT = { standard: 16, fixed: 13 };
-
-interface ClipHit {
-  id: number;
-  axes: string[];
-  text: string;
-  width: number;
-  height: number;
-  expander: boolean;
-}
 
 /**
  * Runs in the page with the geometry helpers passed in as values. Finds boxes that hide their
@@ -63,9 +68,9 @@ function scanClips(
   textClip: typeof textClipState,
   oneLine: typeof oneLineBox,
   lineHeight: typeof usedLineHeight,
-  opts: { maxElements: number; maxTexts: number; maxClippers: number },
+  opts: { maxElements: number; maxTexts: number; maxClippers: number; sameClippers?: boolean },
 ): ClipHit[] {
-  type Reg = { ids: WeakMap<Element, number>; refs: Array<WeakRef<Element>> };
+  type Reg = { ids: WeakMap<Element, number>; refs: Array<WeakRef<Element>>; clippers?: Array<WeakRef<Element>> };
   const w = window as unknown as { __a11yReflow?: Reg };
   const reg: Reg = (w.__a11yReflow ??= { ids: new WeakMap(), refs: [] });
   const idOf = (el: Element) => {
@@ -88,12 +93,18 @@ function scanClips(
   };
   const hides = (v: string) => v === 'hidden' || v === 'clip';
   const scrolls = (v: string) => v === 'auto' || v === 'scroll';
-  const all = document.body ? document.body.getElementsByTagName('*') : ([] as unknown as HTMLCollectionOf<Element>);
-  const clippers: Element[] = [];
-  for (let i = 0; i < all.length && i < opts.maxElements && clippers.length < opts.maxClippers; i++) {
-    const el = all[i]!;
-    const cs = style(el);
-    if (hides(cs.overflowX) || hides(cs.overflowY)) clippers.push(el);
+  let clippers: Element[] = [];
+  if (opts.sameClippers && reg.clippers) {
+    // Styles that change no overflow (the text spacing): the boxes found last time.
+    clippers = reg.clippers.map((r) => r.deref()).filter((e): e is Element => !!e && e.isConnected);
+  } else {
+    const all = document.body ? document.body.getElementsByTagName('*') : ([] as unknown as HTMLCollectionOf<Element>);
+    for (let i = 0; i < all.length && i < opts.maxElements && clippers.length < opts.maxClippers; i++) {
+      const el = all[i]!;
+      const cs = style(el);
+      if (hides(cs.overflowX) || hides(cs.overflowY)) clippers.push(el);
+    }
+    reg.clippers = clippers.map((el) => new WeakRef(el));
   }
   const out: ClipHit[] = [];
   let texts = 0;
@@ -365,6 +376,8 @@ async function describe(page: Page, ids: number[]): Promise<Array<{ selector: st
 
 const LIMITS = { maxElements: 10_000, maxTexts: 6_000, maxClippers: 300 };
 
+
+
 export const reflowEngine: ScanEngine = {
   id: 'reflow',
   stage: 'CustomChecks',
@@ -375,7 +388,10 @@ export const reflowEngine: ScanEngine = {
     const zoomed = { width: Math.round(original.width / ZOOM), height: Math.round(original.height / ZOOM) };
     const clipArgs = [textClipState, oneLineBox, usedLineHeight];
     let textZoomed = false;
+    let spaced = false;
+    let orientationEmulated = false;
     let cdp: CDPSession | null = null;
+    const cdpSession = async () => (cdp ??= await page.context().newCDPSession(page).catch(() => null));
     let t0 = performance.now();
     const lap = (what: string) => {
       const now = performance.now();
@@ -388,10 +404,28 @@ export const reflowEngine: ScanEngine = {
       const cutBefore = new Set(atFull.map((h) => h.id));
       lap('clips at 100%');
       if (signal?.aborted) return { findings };
+
+      // 1.4.12: the text-spacing styles at 100%, one layout: text newly cut by a box, or newly
+      // spilling out of its box over the text after it.
+      await inPage(page, recordSpill, [], { maxElements: LIMITS.maxElements });
+      spaced = await page.evaluate(`(${setTextSpacing.toString()})(${JSON.stringify(TEXT_SPACING_CSS)}, true)`).then(Boolean, () => false);
+      let spacingClips: ClipHit[] = [];
+      let spills: SpillHit[] = [];
+      if (spaced) {
+        await nextLayout(page);
+        spacingClips = (await inPage<ClipHit[]>(page, scanClips, clipArgs, { ...LIMITS, sameClippers: true })).filter((h) => !cutBefore.has(h.id));
+        spills = await inPage<SpillHit[]>(page, scanSpill, [], { maxElements: LIMITS.maxElements, maxCandidates: 20, maxTexts: LIMITS.maxTexts });
+        spaced = await page.evaluate(`(${setTextSpacing.toString()})('', false)`).then(Boolean, () => true);
+        lap('text spacing');
+      }
+      if (signal?.aborted) return { findings };
       await page.setViewportSize(zoomed);
       await nextLayout(page);
       const atZoom = await inPage<ClipHit[]>(page, scanClips, clipArgs, LIMITS);
       lap('clips at 200%');
+      // 1.3.4's landscape state: this layout is landscape (half the desktop window).
+      const landscape = await inPage<OrientationState>(page, orientationState, [rotationDegrees], { maxTexts: 3000 });
+      lap('orientation: landscape state');
 
       // 1.4.10: sideways scrolling at 320 CSS px.
       let overflow: Awaited<ReturnType<typeof scanOverflow>> | null = null;
@@ -403,13 +437,39 @@ export const reflowEngine: ScanEngine = {
         lap('overflow at 320');
       }
 
+      // 1.3.4: a phone's viewport in portrait (screen orientation too, so that orientation
+      // handlers run), against the landscape layout at 200% above.
+      let orientation: { portrait: OrientationState; landscape: OrientationState; locks: string[] } | null = null;
+      const session = signal?.aborted ? null : await cdpSession();
+      if (session) {
+        orientationEmulated = true;
+        await session.send('Emulation.setDeviceMetricsOverride', {
+          ...PORTRAIT,
+          deviceScaleFactor: 0,
+          mobile: false,
+          screenWidth: PORTRAIT.width,
+          screenHeight: PORTRAIT.height,
+          screenOrientation: { type: 'portraitPrimary', angle: 0 },
+        });
+        await afterResize(page);
+        const portrait = await inPage<OrientationState>(page, orientationState, [rotationDegrees], { maxTexts: 3000 });
+        // Playwright's own override (sent again by the next setViewportSize) takes over.
+        await session.send('Emulation.clearDeviceMetricsOverride');
+        orientationEmulated = false;
+        const locks = await page
+          .evaluate(() => [...((window as unknown as { __a11yOrientationLocks?: string[] }).__a11yOrientationLocks ?? [])].map(String).slice(0, 10))
+          .catch(() => [] as string[]);
+        orientation = { portrait, landscape, locks };
+        lap('orientation: portrait');
+      }
+
       // 1.4.4 again with the browser's text size doubled at the desktop width (Chromium's font
       // size setting: the default font size, which em, rem and % sizes follow): only what
       // neither 100% nor page zoom cuts, and needs review (page zoom is enough for 1.4.4).
       await page.setViewportSize(original);
       let atTextZoom: ClipHit[] = [];
       if (!signal?.aborted) {
-        cdp = await page.context().newCDPSession(page).catch(() => null);
+        cdp = await cdpSession();
         if (cdp) {
           textZoomed = true;
           await cdp.send('Page.setFontSizes', { fontSizes: { standard: DEFAULT_FONT.standard * ZOOM, fixed: DEFAULT_FONT.fixed * ZOOM } });
@@ -513,8 +573,18 @@ export const reflowEngine: ScanEngine = {
           }),
         );
       });
+      const spacingDescribed = await describe(page, [...spacingClips.map((h) => h.id), ...spills.map((h) => h.id), ...spills.map((h) => h.otherId)]);
+      findings.push(...spacingFindings(spacingDescribed, spacingClips, spills, original));
+      if (orientation) {
+        const verdict = orientationVerdict(orientation.portrait, orientation.landscape, orientation.locks);
+        const state = verdict?.orientation === 'landscape' ? orientation.landscape : orientation.portrait;
+        const [d] = verdict ? await describe(page, [state.id]) : [];
+        if (verdict && d) findings.push(orientationFinding(d, verdict, orientation, zoomed));
+      }
       return { findings };
     } finally {
+      if (spaced) await page.evaluate(`(${setTextSpacing.toString()})('', false)`).catch(() => {});
+      if (orientationEmulated) await cdp?.send('Emulation.clearDeviceMetricsOverride').catch(() => {});
       if (textZoomed) await cdp?.send('Page.setFontSizes', { fontSizes: DEFAULT_FONT }).catch(() => {});
       await cdp?.detach().catch(() => {});
       await page.setViewportSize(original);
