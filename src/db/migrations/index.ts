@@ -14,6 +14,7 @@ import * as m0012 from './2026-11-26T02-00-00_states_viewports_flows_screenshots
 import * as m0013 from './2026-11-26T03-00-00_findings_per_state_and_viewport.ts';
 import * as m0014 from './2026-11-26T03-00-00_rendered_links.ts';
 import * as m0015 from './2026-11-26T04-00-00_scan_coverage.ts';
+import * as m0016 from './2026-11-26T06-00-00_ai_judgement.ts';
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T03-00-00_findings_per_state_and_viewport': m0013,
   '2026-11-26T03-00-00_rendered_links': m0014,
   '2026-11-26T04-00-00_scan_coverage': m0015,
+  '2026-11-26T06-00-00_ai_judgement': m0016,
 };

@@ -4,6 +4,7 @@
  * (src/audit), enrichment and reports read it; it imports nothing outside src/shared, so the API
  * process can load it without loading an engine, axe or a browser.
  */
+import { AI_CATALOGUE, AI_GUIDES } from './ai.ts';
 import { AXE_CATALOGUE, AXE_GUIDES, TARGET_SIZE_MOBILE_CATALOGUE } from './axe.ts';
 import { CRAWL_CHECK_CATALOGUE, CRAWL_CHECK_GUIDES } from './crawl-checks.ts';
 import type { RuleEntry } from './entry.ts';
@@ -32,6 +33,7 @@ export const ENGINE_GUIDES: Readonly<Record<string, FixGuide>> = {
   ...KEYBOARD_GUIDES,
   ...REFLOW_GUIDES,
   ...CRAWL_CHECK_GUIDES,
+  ...AI_GUIDES,
 };
 
 /** Why each rule matters to people and how to fix it: the service's own rules, then axe-core's. */
@@ -56,6 +58,7 @@ export const ENGINE_RULES: readonly RuleEntry[] = Object.freeze([
   ...KEYBOARD_CATALOGUE,
   ...REFLOW_CATALOGUE,
   ...CRAWL_CHECK_CATALOGUE,
+  ...AI_CATALOGUE,
 ]);
 
 /** Every rule the service can report: its own rules, axe-core's, and axe's target size at a phone's width. */
