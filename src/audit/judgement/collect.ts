@@ -55,7 +55,7 @@ function collectInPage(arg: CollectArg): PageCandidates {
   /** The text of the nearest block around an element: its sentence's paragraph, list item, cell or figure. */
   const around = (el: Element) => {
     const block = el.closest('p, li, td, th, dd, dt, figure, caption, blockquote, h1, h2, h3, h4, h5, h6, label, legend') ?? el.parentElement;
-    return squash(block?.textContent).slice(0, 600);
+    return squash(block instanceof HTMLElement ? block.innerText : block?.textContent).slice(0, 600);
   };
   const fileName = (src: string) => {
     try {
@@ -71,7 +71,13 @@ function collectInPage(arg: CollectArg): PageCandidates {
     const title = document.querySelector('title');
     const titleText = squash(document.title);
     if (title && titleText) {
-      const body = squash((document.querySelector('main') ?? document.body)?.textContent).slice(0, 300);
+      const body = Array.from(document.querySelectorAll('p'))
+        .slice(0, 40)
+        .filter((p) => A.rendered(p))
+        .slice(0, 5)
+        .map((p) => squash(p.innerText))
+        .join(' ')
+        .slice(0, 300);
       add('title', title, titleText, `${mainHeading ? `Main heading: ${mainHeading}. ` : ''}${body}`);
     }
     // Images with a non-empty text alternative (missing alt is axe's, decided).
@@ -110,7 +116,8 @@ function collectInPage(arg: CollectArg): PageCandidates {
       let next = '';
       for (let s = h.nextElementSibling, i = 0; s && i < 4 && next.length < 300; s = s.nextElementSibling, i++) {
         if (/^H[1-6]$/.test(s.tagName)) break;
-        next += ` ${squash(s.textContent)}`;
+        if (!A.rendered(s)) continue;
+        next += ` ${squash(s instanceof HTMLElement ? s.innerText : s.textContent)}`;
       }
       add('heading', h, text, next.trim());
     }
