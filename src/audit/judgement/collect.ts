@@ -136,16 +136,17 @@ function collectInPage(arg: CollectArg): PageCandidates {
       });
     }
     // Passages that may be in another language than the page and carry no lang of their own:
-    // letters outside ASCII, or markup that often holds a foreign phrase (i, em, q, cite, blockquote).
+    // letters outside ASCII, or markup that often holds a foreign phrase (i, q, cite, blockquote).
+    // Not on a page without a language of its own: that is 3.1.1's failure, decided by the engines.
     const inherited = (el: Element) => squash(el.closest('[lang]')?.getAttribute('lang')) || '';
-    for (const p of some('p, li, blockquote, q, i, em, cite, td, dd, figcaption')) {
+    for (const p of pageLang ? some('p, li, blockquote, q, i, cite, td, dd, figcaption') : []) {
       if (!room('lang')) break;
       const text = squash(p.textContent);
       if (text.length < 12 || text.length > 600 || p.hasAttribute('lang')) continue;
       if (inherited(p).toLowerCase() !== (pageLang ?? '').toLowerCase()) continue;
       const letters = text.match(/\p{L}/gu)?.length ?? 0;
       const nonAscii = text.match(/[^\u0000-\u007F\s\d\p{P}]/gu)?.length ?? 0;
-      const marked = /^(I|EM|Q|CITE|BLOCKQUOTE)$/.test(p.tagName) && text.split(' ').length >= 2;
+      const marked = /^(I|Q|CITE|BLOCKQUOTE)$/.test(p.tagName) && text.split(' ').length >= 3;
       if (!(letters > 0 && nonAscii / letters >= 0.15) && !marked) continue;
       if (!A.rendered(p)) continue;
       add('lang', p, text, marked ? around(p) : '', { pageLang: pageLang ?? 'none given' });
