@@ -71,6 +71,7 @@ describe('AI-assisted judgement through an OpenAI-compatible endpoint', () => {
       expect(ai).toHaveLength(1);
       expect(ai[0]).toMatchObject({ axeRuleId: 'ai-alt-text-quality', type: 'needs_review', wcagCriterion: '1.1.1' });
       expect(ai[0].elementSelector).toContain('bad');
+      expect(ai[0].evidence.review.reason).toBe(`The alt text "${BAD_ALT}" does not say what the image shows.`);
       expect(ai[0].description).toContain(`The alt text "${BAD_ALT}" does not say what the image shows.`);
       const row = await env.db
         .selectFrom('findings')
