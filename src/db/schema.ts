@@ -305,8 +305,17 @@ export interface JudgementCacheTable {
   created_at: Generated<Date>;
 }
 
+/** A worker asking the model about a group of candidates right now (stale after the call's timeout). */
+export interface JudgementClaimsTable {
+  scope: string;
+  group_hash: string;
+  namespace: string;
+  claimed_at: Generated<Date>;
+}
+
 // Declaration merging: issue 31's AI-assisted judgement.
 export interface DB {
   judgement_candidates: JudgementCandidatesTable;
   judgement_cache: JudgementCacheTable;
+  judgement_claims: JudgementClaimsTable;
 }

@@ -62,6 +62,23 @@ export async function putCachedVerdicts(db: Kysely<DB>, scope: string, namespace
     .execute();
 }
 
+/**
+ * Makes this caller the one that asks the model about a group: true when there was no claim, or
+ * the one there is older than `staleMs` (its caller died or gave up). Released by deleting it.
+ */
+export async function claimJudgementGroup(db: Kysely<DB>, scope: string, namespace: string, groupHash: string, staleMs: number): Promise<boolean> {
+  const res = await sql<{ group_hash: string }>`
+    insert into judgement_claims (scope, group_hash, namespace, claimed_at) values (${scope}, ${groupHash}, ${namespace}, now())
+    on conflict (scope, group_hash, namespace) do update set claimed_at = now()
+      where judgement_claims.claimed_at < now() - make_interval(secs => ${staleMs / 1000})
+    returning group_hash`.execute(db);
+  return res.rows.length > 0;
+}
+
+export async function releaseJudgementGroup(db: Kysely<DB>, scope: string, namespace: string, groupHash: string): Promise<void> {
+  await db.deleteFrom('judgement_claims').where('scope', '=', scope).where('namespace', '=', namespace).where('group_hash', '=', groupHash).execute();
+}
+
 /** A verdict on an element some finding of the scan may already be about. */
 export interface JudgementNote {
   criterion: string;

@@ -28,6 +28,12 @@ export interface VerdictCache {
   /** The cached verdicts among `keys`, by `verdictKeyString`. */
   get(scope: string, namespace: string, keys: readonly VerdictKey[]): Promise<Map<string, Verdict>>;
   put(scope: string, namespace: string, entries: ReadonlyArray<VerdictKey & Verdict>): Promise<void>;
+  /**
+   * Makes this caller the one that asks about a group (`groupHash`): false while another caller's
+   * claim younger than `staleMs` stands. Without claims, pages judged at once may both ask.
+   */
+  claim?(scope: string, namespace: string, groupHash: string, staleMs: number): Promise<boolean>;
+  release?(scope: string, namespace: string, groupHash: string): Promise<void>;
 }
 
 export const verdictKeyString = (k: VerdictKey) => `${k.kind}:${k.hash}`;
@@ -94,6 +100,28 @@ export interface JudgeOptions {
   pageBudgetMs?: number;
   /** Candidates per call; a larger group is split. Default 25. */
   maxPerCall?: number;
+  /** How often a caller waiting for another's answer reads the cache. Default 250 ms. */
+  waitPollMs?: number;
+}
+
+/** A claim is fresh while its call may still run: the call's timeout plus a margin. */
+const CLAIM_MARGIN_MS = 5_000;
+/** A waiting caller tries to take a released claim over at most this often. */
+const RECLAIM_EVERY_MS = 1000;
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason instanceof Error ? signal.reason : new Error('judgement cancelled'));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason instanceof Error ? signal!.reason : new Error('judgement cancelled'));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 export function judgeNamespace(model: string): string {
@@ -107,6 +135,8 @@ export function createJudge(opts: JudgeOptions): Judge {
   const maxCalls = opts.maxCallsPerPage ?? 8;
   const budgetMs = opts.pageBudgetMs ?? 60_000;
   const perCall = Math.max(1, opts.maxPerCall ?? 25);
+  const pollMs = Math.max(1, opts.waitPollMs ?? 250);
+  const staleMs = opts.timeoutMs + CLAIM_MARGIN_MS;
 
   async function ask(kind: JudgementKind, page: { url: string; title: string | null; lang: string | null }, items: AskedCandidate[], signal: AbortSignal | undefined) {
     const completion = await client.chat.completions.create(
@@ -157,7 +187,47 @@ export function createJudge(opts: JudgeOptions): Judge {
             logger?.info({ scope, url: page.url, calls: usage.calls }, 'judgement budget of the page used up; the rest waits for a later run');
             return { judged, usage };
           }
-          const slice = entries.slice(i, i + perCall);
+          let slice = entries.slice(i, i + perCall);
+          // Another page's judge asking about the same group right now: wait for its verdicts.
+          const groupHash = createHash('sha256')
+            .update(slice.map((same) => verdictKeyString(hashOf.get(same[0]!)!)).sort().join(','))
+            .digest('hex')
+            .slice(0, 32);
+          let claimed = false;
+          if (cache.claim) {
+            claimed = await cache.claim(scope, namespace, groupHash, staleMs);
+            if (!claimed) {
+              // Until its verdicts are there, its claim is given up (then this caller takes it
+              // over and asks), or the claim would be stale anyway (then this caller asks too).
+              const waitUntil = Math.min(Date.now() + staleMs, started + budgetMs);
+              const keys = slice.map((same) => hashOf.get(same[0]!)!);
+              let lastClaim = Date.now();
+              for (;;) {
+                await sleep(pollMs, signal);
+                const got = await cache.get(scope, namespace, keys);
+                let done = got.size === keys.length || Date.now() >= waitUntil;
+                if (!done && Date.now() - lastClaim >= RECLAIM_EVERY_MS) {
+                  lastClaim = Date.now();
+                  claimed = await cache.claim(scope, namespace, groupHash, staleMs);
+                  done = claimed;
+                }
+                if (done) {
+                  slice = slice.filter((same) => {
+                    const v = got.get(verdictKeyString(hashOf.get(same[0]!)!));
+                    if (!v) return true;
+                    for (const c of same) judged.push({ candidate: c, verdict: v, cached: true });
+                    usage.cacheHits++;
+                    return false;
+                  });
+                  break;
+                }
+              }
+              if (slice.length === 0) {
+                if (claimed) await cache.release?.(scope, namespace, groupHash).catch(() => undefined);
+                continue;
+              }
+            }
+          }
           const items: AskedCandidate[] = slice.map((same, n) => ({ id: `c${n + 1}`, candidate: same[0]! }));
           const kind = items[0]!.candidate.kind;
           usage.calls++;
@@ -182,6 +252,8 @@ export function createJudge(opts: JudgeOptions): Judge {
               { scope, url: page.url, kind, candidates: items.length, error: redactSecrets(String((err as Error)?.message ?? err), apiKey).slice(0, 300) },
               'judgement call failed; the heuristics decide these candidates',
             );
+          } finally {
+            if (claimed) await cache.release?.(scope, namespace, groupHash).catch(() => undefined);
           }
         }
       }

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.ts';
-import { getCachedVerdicts, putCachedVerdicts } from '../../db/repositories/judgement.repository.ts';
+import { claimJudgementGroup, getCachedVerdicts, putCachedVerdicts, releaseJudgementGroup } from '../../db/repositories/judgement.repository.ts';
 import type { JudgementKind } from '../../shared/judgement.ts';
 import { verdictKeyString, type VerdictCache } from './judge.ts';
 
@@ -17,5 +17,7 @@ export function createVerdictCache(db: Database): VerdictCache {
       return out;
     },
     put: (scope, namespace, entries) => putCachedVerdicts(db, scope, namespace, entries),
+    claim: (scope, namespace, groupHash, staleMs) => claimJudgementGroup(db, scope, namespace, groupHash, staleMs),
+    release: (scope, namespace, groupHash) => releaseJudgementGroup(db, scope, namespace, groupHash),
   };
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/db/database.ts';
-import { getCachedVerdicts, loadJudgementCandidates, putCachedVerdicts, saveJudgementCandidates, saveJudgements } from '../../../src/db/repositories/judgement.repository.ts';
+import { claimJudgementGroup, getCachedVerdicts, loadJudgementCandidates, releaseJudgementGroup, putCachedVerdicts, saveJudgementCandidates, saveJudgements } from '../../../src/db/repositories/judgement.repository.ts';
 import { insertSingleScan, saveScanResult } from '../../../src/db/repositories/scan.repository.ts';
 import type { NewFindingRecord } from '../../../src/shared/findings.ts';
 import { createTestDatabase } from '../../helpers/test-env.ts';
@@ -54,6 +54,16 @@ describe('judgement storage', () => {
     expect(await getCachedVerdicts(db, 'site:a', 'm@1', [{ kind: 'alt', hash: 'h1' }])).toEqual([{ kind: 'alt', hash: 'h1', fails: false, reason: 'Fine.' }]);
     expect(await getCachedVerdicts(db, 'site:b', 'm@1', [{ kind: 'alt', hash: 'h1' }])).toEqual([]);
     expect(await getCachedVerdicts(db, 'site:a', 'm@2', [{ kind: 'alt', hash: 'h1' }])).toEqual([]);
+  });
+
+  it('gives a group\'s claim to one caller until it is released or stale', async () => {
+    expect(await claimJudgementGroup(db, 'site:a', 'm@1', 'g1', 60_000)).toBe(true);
+    expect(await claimJudgementGroup(db, 'site:a', 'm@1', 'g1', 60_000)).toBe(false);
+    expect(await claimJudgementGroup(db, 'site:b', 'm@1', 'g1', 60_000)).toBe(true);
+    await releaseJudgementGroup(db, 'site:a', 'm@1', 'g1');
+    expect(await claimJudgementGroup(db, 'site:a', 'm@1', 'g1', 60_000)).toBe(true);
+    await db.updateTable('judgement_claims').set({ claimed_at: new Date(Date.now() - 120_000) }).execute();
+    expect(await claimJudgementGroup(db, 'site:a', 'm@1', 'g1', 60_000)).toBe(true);
   });
 
   it('annotates the heuristic finding of the same element and criterion instead of adding one, adds where there is none, and replaces its own on a retry', async () => {

@@ -27,6 +27,26 @@ function memoryCache() {
   return { cache, entries };
 }
 
+/** The memory cache with claims, as judgement_claims keeps them. */
+function claimingCache() {
+  const base = memoryCache();
+  const claims = new Map<string, number>();
+  const cache: VerdictCache = {
+    ...base.cache,
+    async claim(scope, ns, groupHash, staleMs) {
+      const k = `${scope}\u0000${ns}\u0000${groupHash}`;
+      const at = claims.get(k);
+      if (at !== undefined && at >= Date.now() - staleMs) return false;
+      claims.set(k, Date.now());
+      return true;
+    },
+    async release(scope, ns, groupHash) {
+      claims.delete(`${scope}\u0000${ns}\u0000${groupHash}`);
+    },
+  };
+  return { ...base, cache, claims };
+}
+
 const userContent = (r: RecordedRequest): string => [...r.body.messages].reverse().find((m: any) => m.role === 'user').content;
 const candidatesOf = (r: RecordedRequest): Array<{ id: string; text: string }> => (extractPageData(userContent(r)) as any).candidates;
 
@@ -145,6 +165,28 @@ describe('AI-assisted judgement (fake OpenAI-compatible server)', () => {
     const slow = createJudge({ apiKey: 'sk-test', baseURL: ai.baseURL, model: 'judge-model', timeoutMs: 200, cache });
     expect((await slow.judgePage(input(page([img('img.a', 'image')])))).judged).toEqual([]);
     expect(entries.size).toBe(0);
+  });
+
+  it('lets two pages judged at once wait for one answer about the same group', async () => {
+    const { cache, claims } = claimingCache();
+    ai.script({ delayMs: 400 });
+    const candidates = page([img('header > a > img', 'logo')]);
+    const make = () => createJudge({ apiKey: 'sk-test', baseURL: ai.baseURL, model: 'judge-model', timeoutMs: 2000, cache, waitPollMs: 20 });
+    const [a, b] = await Promise.all([make().judgePage(input(candidates)), make().judgePage(input(candidates))]);
+    expect(ai.completions()).toHaveLength(1);
+    expect([a.usage.calls + b.usage.calls, a.usage.cacheHits + b.usage.cacheHits]).toEqual([1, 1]);
+    expect(a.judged[0]!.verdict).toEqual(b.judged[0]!.verdict);
+    expect(claims.size).toBe(0);
+  });
+
+  it('takes the group over when the page that claimed it fails', async () => {
+    const { cache } = claimingCache();
+    ai.script({ delayMs: 200, status: 500 });
+    const candidates = page([img('header > a > img', 'logo')]);
+    const make = () => createJudge({ apiKey: 'sk-test', baseURL: ai.baseURL, model: 'judge-model', timeoutMs: 2000, cache, waitPollMs: 20 });
+    const [a, b] = await Promise.all([make().judgePage(input(candidates)), make().judgePage(input(candidates))]);
+    expect(ai.completions()).toHaveLength(2);
+    expect([...a.judged, ...b.judged].map((j) => j.verdict.fails)).toEqual([true]);
   });
 
   it('bounds the calls one page makes', async () => {
