@@ -22,10 +22,10 @@ export function createEnricher(openai: Config['openai'], db: Database, logger: L
 }
 
 /**
- * AI-assisted judgement with the same model, when one is configured; undefined offline (then
- * nothing is collected for it and the heuristics decide alone).
+ * AI-assisted judgement with the same model, when one is configured and AI_JUDGEMENT is not off;
+ * undefined otherwise (then nothing is collected for it and the heuristics decide alone).
  */
 export function createJudgeFor(openai: Config['openai'], db: Database, logger: Logger): Judge | undefined {
-  if (!openai) return undefined;
+  if (!openai?.judgement) return undefined;
   return createJudge({ apiKey: openai.apiKey, baseURL: openai.baseUrl, model: openai.model, timeoutMs: openai.timeoutMs, cache: createVerdictCache(db), logger });
 }
