@@ -16,6 +16,13 @@ const LIBRARY = `<!doctype html><html lang="en"><head><meta charset="utf-8"><tit
   <p><img id="good" src="${GIF}" alt="${GOOD_ALT}" width="200" height="120"> Open every day.</p>
   </main></body></html>`;
 
+/** Three pages of one template: its header logo has a vague alt text. */
+const CRAWL_PAGES = ['/', '/visit', '/events'];
+const templatePage = (title: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} – Springfield Library</title></head><body>
+  <header><a href="/"><img class="logo" src="${GIF}" alt="${BAD_ALT}" width="120" height="40"></a></header>
+  <nav>${CRAWL_PAGES.map((p) => `<a href="${p}">${p === '/' ? 'Home' : p.slice(1)}</a>`).join(' ')}</nav>
+  <main><h1>${title}</h1><p>All about ${title.toLowerCase()} at the library.</p></main></body></html>`;
+
 const isJudgement = (r: RecordedRequest) => r.body?.response_format?.json_schema?.name === 'accessibility_judgements';
 
 /** A model that fails an alt text of one word and passes everything else. */
@@ -36,7 +43,7 @@ describe('AI-assisted judgement through an OpenAI-compatible endpoint', () => {
   let model: FakeOpenAi;
   beforeAll(async () => {
     model = await startFakeOpenAi({ contentFor: judgeContent });
-    site = await startStaticServer({ '/room': html(LIBRARY) });
+    site = await startStaticServer({ '/room': html(LIBRARY), ...Object.fromEntries(CRAWL_PAGES.map((p) => [p, html(templatePage(p === '/' ? 'Welcome' : p.slice(1)))])) });
   });
   afterAll(async () => {
     await site?.close();
@@ -95,6 +102,28 @@ describe('AI-assisted judgement through an OpenAI-compatible endpoint', () => {
       expect(s.status).toBe('completed');
       expect(model.completions().filter(isJudgement)).toHaveLength(before);
       expect(s.issues.filter((i: any) => i.axeRuleId === 'ai-alt-text-quality')).toHaveLength(1);
+    });
+
+    it('judges a template\'s header once for a whole crawl and reports it on every page', async () => {
+      model.reset();
+      const siteId = (await (await env.request('/api/sites', { method: 'POST', json: { url: `${site.origin}/` } })).json()).id;
+      const start = await env.request(`/api/sites/${siteId}/crawl`, { method: 'POST' });
+      const { crawlId } = await start.json();
+      const crawl = await pollUntil(
+        async () => (await env.request(`/api/sites/${siteId}/crawls/${crawlId}`)).json(),
+        (c) => ENDED.includes(c.status),
+        { timeoutMs: 120_000 },
+      );
+      expect(crawl.status).toBe('completed');
+      expect(crawl.scannedPages).toBe(CRAWL_PAGES.length);
+      const issues = await (await env.request(`/api/sites/${siteId}/issues?ruleId=ai-alt-text-quality&limit=100`)).json();
+      expect(issues.pagination.total).toBe(CRAWL_PAGES.length);
+      expect(new Set(issues.data.map((i: any) => new URL(i.pageUrl).pathname))).toEqual(new Set(CRAWL_PAGES));
+      expect(issues.data.every((i: any) => i.type === 'needs_review' && i.evidence.review.reason.includes(BAD_ALT))).toBe(true);
+      // The logo's alt text went to the model once, whatever the order the pages were judged in.
+      const dataOf = (r: RecordedRequest) => extractPageData([...r.body.messages].reverse().find((m: any) => m.role === 'user').content) as { kind: string; candidates: Array<{ text: string }> };
+      const asked = model.completions().filter(isJudgement).filter((r) => dataOf(r).kind === 'alt' && dataOf(r).candidates.some((c) => c.text === BAD_ALT));
+      expect(asked).toHaveLength(1);
     });
 
     it('leaves the heuristics\' result and completes when the model answers garbage', async () => {

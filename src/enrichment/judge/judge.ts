@@ -194,13 +194,23 @@ export function createJudge(opts: JudgeOptions): Judge {
             .digest('hex')
             .slice(0, 32);
           let claimed = false;
+          const keys = slice.map((same) => hashOf.get(same[0]!)!);
+          /** Takes the verdicts that are cached by now; what is left is still to ask. */
+          const takeCached = (got: Map<string, Verdict>) => {
+            slice = slice.filter((same) => {
+              const v = got.get(verdictKeyString(hashOf.get(same[0]!)!));
+              if (!v) return true;
+              for (const c of same) judged.push({ candidate: c, verdict: v, cached: true });
+              usage.cacheHits++;
+              return false;
+            });
+          };
           if (cache.claim) {
             claimed = await cache.claim(scope, namespace, groupHash, staleMs);
             if (!claimed) {
               // Until its verdicts are there, its claim is given up (then this caller takes it
               // over and asks), or the claim would be stale anyway (then this caller asks too).
               const waitUntil = Math.min(Date.now() + staleMs, started + budgetMs);
-              const keys = slice.map((same) => hashOf.get(same[0]!)!);
               let lastClaim = Date.now();
               for (;;) {
                 await sleep(pollMs, signal);
@@ -212,20 +222,17 @@ export function createJudge(opts: JudgeOptions): Judge {
                   done = claimed;
                 }
                 if (done) {
-                  slice = slice.filter((same) => {
-                    const v = got.get(verdictKeyString(hashOf.get(same[0]!)!));
-                    if (!v) return true;
-                    for (const c of same) judged.push({ candidate: c, verdict: v, cached: true });
-                    usage.cacheHits++;
-                    return false;
-                  });
+                  takeCached(got);
                   break;
                 }
               }
-              if (slice.length === 0) {
-                if (claimed) await cache.release?.(scope, namespace, groupHash).catch(() => undefined);
-                continue;
-              }
+            } else {
+              // Another caller may have answered and released the claim between the first read and this claim.
+              takeCached(await cache.get(scope, namespace, keys));
+            }
+            if (slice.length === 0) {
+              if (claimed) await cache.release?.(scope, namespace, groupHash).catch(() => undefined);
+              continue;
             }
           }
           const items: AskedCandidate[] = slice.map((same, n) => ({ id: `c${n + 1}`, candidate: same[0]! }));
