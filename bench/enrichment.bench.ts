@@ -20,6 +20,8 @@ const stack = await startStack('bench-enrichment', {
   OPENAI_BASE_URL: model.baseURL,
   OPENAI_API_KEY: 'bench-key',
   OPENAI_MODEL: 'bench-model',
+  // The texts' cost only; judgement's calls are its own.
+  AI_JUDGEMENT: 'off',
   LOG_LEVEL: 'info',
 });
 const db = createDb(stack.databaseUrl);

@@ -51,6 +51,8 @@ export const configSchema = z.object({
   OPENAI_BASE_URL: z.string().url().optional(),
   OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
   OPENAI_TIMEOUT_MS: intIn(1000, 600_000, 30_000),
+  /** AI-assisted judgement with the configured model (docs/checks.md#ai-assisted-judgement); off: the model writes texts only. */
+  AI_JUDGEMENT: z.enum(['on', 'off', 'true', 'false', '1', '0', 'yes', 'no']).default('on').transform((v) => ['on', 'true', '1', 'yes'].includes(v)),
   ALLOW_PRIVATE_TARGETS: bool,
   /**
    * `host:port` pairs (comma-separated) that may be crawled although they resolve to a private
@@ -135,7 +137,7 @@ export interface Config {
   /** Pictures of findings (SCREENSHOTS, SCREENSHOTS_PER_CRAWL, SCREENSHOTS_PAGE_BUDGET_MS); a single-page scan takes at most `perScan`. */
   readonly screenshots: { readonly enabled: boolean; readonly perCrawl: number; readonly perScan: number; readonly pageBudgetMs: number };
   /** Set when OPENAI_API_KEY or OPENAI_BASE_URL is: enrichment then asks that model; unset, the offline enricher writes the texts. */
-  readonly openai: { readonly apiKey: string; readonly baseUrl: string | undefined; readonly model: string; readonly timeoutMs: number } | undefined;
+  readonly openai: { readonly apiKey: string; readonly baseUrl: string | undefined; readonly model: string; readonly timeoutMs: number; readonly judgement: boolean } | undefined;
   readonly allowPrivateTargets: boolean;
   readonly allowedPrivateHosts: readonly string[];
   /** Ended crawls per site that keep their page scans and findings (retention). */
@@ -208,7 +210,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // A local OpenAI-compatible server (vLLM, Ollama, a test double) may need no key: its URL alone enables it.
     openai:
       c.OPENAI_API_KEY || c.OPENAI_BASE_URL
-        ? Object.freeze({ apiKey: c.OPENAI_API_KEY ?? 'unused', baseUrl: c.OPENAI_BASE_URL, model: c.OPENAI_MODEL, timeoutMs: c.OPENAI_TIMEOUT_MS })
+        ? Object.freeze({ apiKey: c.OPENAI_API_KEY ?? 'unused', baseUrl: c.OPENAI_BASE_URL, model: c.OPENAI_MODEL, timeoutMs: c.OPENAI_TIMEOUT_MS, judgement: c.AI_JUDGEMENT })
         : undefined,
     allowPrivateTargets: c.ALLOW_PRIVATE_TARGETS,
     allowedPrivateHosts: Object.freeze(c.ALLOWED_PRIVATE_HOSTS),

@@ -11,6 +11,8 @@ import { screenshotFindings, type FindingScreenshot, type ScreenshotHook } from 
 import { collectRenderedView, splitView } from './links/collect-links.ts';
 import type { RenderedView } from './links/rendered-view.ts';
 import { exploreStates, type StateExplorationOptions } from './states/explore.ts';
+import { collectJudgementCandidates } from './judgement/collect.ts';
+import type { PageCandidates } from '../shared/judgement.ts';
 
 export interface ScanUrlOptions {
   /** The slot's tab to load the page in (kept open for the next page unless it broke or hung). */
@@ -41,6 +43,8 @@ export interface ScanUrlOptions {
   collectLinks?: boolean;
   /** The states a click opens (menus, details, tabs, dialogs), checked after the default state; unset or 0: none. */
   states?: StateExplorationOptions;
+  /** Collect the candidates of AI-assisted judgement from the default state (only when a model is configured). */
+  judgementCandidates?: boolean;
 }
 
 export const DEFAULT_SCAN_DEADLINE_MS = 120_000;
@@ -72,6 +76,8 @@ export type ScanUrlResult =
       statesChecked: string[];
       /** With `collectLinks`: the rendered view's facts, null when they could not be read. */
       view?: Omit<RenderedView, 'links'> | null;
+      /** With `judgementCandidates`: what the model is to judge; absent without, or when the page would not tell. */
+      candidates?: PageCandidates;
     }
   | { kind: 'page-error'; error: PageError; finalUrl: string | null; httpStatus: number | null };
 
@@ -176,6 +182,8 @@ async function runScan(url: string, opts: ScanUrlOptions & { deadlineAt?: number
   const findings = mergeFindings([...all.filter((f) => f.type === 'confirmed'), ...all.filter((f) => f.type !== 'confirmed')]);
   // While the page is still in the state its findings were found in; bounded, never fails the scan.
   const screenshots = opts.screenshots ? await screenshotFindings(loaded.page, findings, opts.screenshots, opts.signal) : undefined;
+  // Bounded and never failing the scan, like the pictures; nothing at all without a model.
+  const candidates = opts.judgementCandidates ? await collectJudgementCandidates(loaded.page, findings) : undefined;
   // Then the states a click opens: only what each reveals is checked, and the page is put back.
   let statesChecked: string[] = [];
   if (opts.states && opts.states.maxStates > 0 && opts.states.budgetMs > 0) {
@@ -202,6 +210,7 @@ async function runScan(url: string, opts: ScanUrlOptions & { deadlineAt?: number
     engines: runs,
     statesChecked,
     ...(screenshots ? { screenshots } : {}),
+    ...(candidates ? { candidates } : {}),
     ...(rendered !== undefined ? splitView(rendered) : {}),
   };
 }

@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { DiscoveredVia, InteractionState, ScanCoverage, ViewportName } from '../shared/contracts.ts';
+import type { JudgementCandidate } from '../shared/judgement.ts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string | T, string | T>;
@@ -285,4 +286,40 @@ export interface CrawlRenderedLinksTable {
   found_on: string;
   found_on_hash: string | null;
   state: Generated<'queued' | 'admitted' | 'refused'>;
+}
+
+/** What a page's scan collected for AI-assisted judgement (only with a model configured). */
+export interface JudgementCandidatesTable {
+  page_scan_id: string;
+  /** The viewport the candidates were read at ; null on desktop-only crawls and scans. */
+  viewport: Json<ViewportName> | null;
+  page_lang: string | null;
+  candidates: Json<JudgementCandidate[]>;
+  created_at: Generated<Date>;
+}
+
+/** A model's verdict on one candidate, per scope, kind, content hash and namespace (model and prompt version). */
+export interface JudgementCacheTable {
+  scope: string;
+  kind: string;
+  content_hash: string;
+  namespace: string;
+  fails: boolean;
+  reason: string;
+  created_at: Generated<Date>;
+}
+
+/** A worker asking the model about a group of candidates right now (stale after the call's timeout). */
+export interface JudgementClaimsTable {
+  scope: string;
+  group_hash: string;
+  namespace: string;
+  claimed_at: Generated<Date>;
+}
+
+// Declaration merging: issue 31's AI-assisted judgement.
+export interface DB {
+  judgement_candidates: JudgementCandidatesTable;
+  judgement_cache: JudgementCacheTable;
+  judgement_claims: JudgementClaimsTable;
 }

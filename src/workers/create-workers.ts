@@ -6,6 +6,7 @@ import type { TabPool } from '../audit/session/tab-pool.ts';
 import { createCrawlDiscoveryActivities, type CrawlDiscoveryActivities } from '../activities/crawl-discovery/index.ts';
 import { createPersistenceActivities, type PersistenceActivities } from '../activities/persistence/index.ts';
 import type { Enricher } from '../enrichment/enricher.ts';
+import type { Judge } from '../enrichment/judge/judge.ts';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import type { TargetPolicy } from '../security/target-policy.ts';
@@ -37,6 +38,8 @@ export interface WorkerDeps {
   secretsKey?: SecretsKey;
   /** Writes issue texts: chosen once from configuration (`createEnricher`). */
   enricher: Enricher;
+  /** AI-assisted judgement (`createJudgeFor`): set when a model is configured. */
+  judge?: Judge;
   /** The engines each page runs; the production set unless a test picks others. */
   scanEngines?: PageScanActivityDeps['scanEngines'];
   /** Replace activities (tests inject failures this way). */

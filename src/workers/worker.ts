@@ -8,7 +8,7 @@ import { migrateToLatest } from '../db/migrate.ts';
 import { createLogger } from '../logger.ts';
 import { createTargetPolicy } from '../security/target-policy.ts';
 import { taskQueues } from '../shared/task-queues.ts';
-import { createEnricher } from '../enrichment/create-enricher.ts';
+import { createEnricher, createJudgeFor } from '../enrichment/create-enricher.ts';
 import { createWorkers, runWorkers } from './create-workers.ts';
 import { ensureWorkflowBundle } from './workflow-bundle.ts';
 
@@ -71,6 +71,7 @@ const workers = await createWorkers({
   crawlsKeptPerSite: config.crawlsKeptPerSite,
   secretsKey: config.secretsKey,
   enricher: createEnricher(config.openai, db, logger),
+  judge: createJudgeFor(config.openai, db, logger),
 });
 
 const shutdown = new AbortController();

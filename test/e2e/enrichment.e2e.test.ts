@@ -20,6 +20,7 @@ const templatePage = (title: string, body: string) =>
 const userMessage = (body: any): string => [...body.messages].reverse().find((m: any) => m.role === 'user').content;
 const systemMessage = (body: any): string => body.messages.find((m: any) => m.role === 'system').content;
 
+// Texts only: AI-assisted judgement (its own calls to the same model) is tested in ai-judgement.e2e.test.ts.
 describe('AI enrichment through an OpenAI-compatible endpoint (real SDK, real HTTP)', () => {
   let env: TestEnv;
   let site: StaticServer;
@@ -35,7 +36,7 @@ describe('AI enrichment through an OpenAI-compatible endpoint (real SDK, real HT
       '/hostile': html(templatePage(INJECTION, `<p>${INJECTION}.</p><button id="hostile-button" data-note="${INJECTION}"></button>`)),
     });
     env = await createTestEnv({
-      env: { OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'sk-test-secret', OPENAI_MODEL: 'test-model', OPENAI_TIMEOUT_MS: '1500', SCAN_RATE_LIMIT: '1000' },
+      env: { OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'sk-test-secret', OPENAI_MODEL: 'test-model', OPENAI_TIMEOUT_MS: '1500', SCAN_RATE_LIMIT: '1000', AI_JUDGEMENT: 'off' },
       enrichmentRetry: { maximumAttempts: 2, initialIntervalMs: 200 },
       discoveryOptions: { fetchTimeoutMs: 2000 },
     });

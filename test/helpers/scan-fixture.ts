@@ -14,7 +14,7 @@ export type ScannedResult = Extract<ScanUrlResult, { kind: 'scanned' }>;
  */
 export interface FixtureScanner {
   /** Serves `body` at a fresh path and scans it; `engines` defaults to the production set. */
-  scan(body: string, opts?: { engines?: readonly ScanEngine[]; path?: string; states?: ScanUrlOptions['states'] }): Promise<ScannedResult>;
+  scan(body: string, opts?: { engines?: readonly ScanEngine[]; path?: string; states?: ScanUrlOptions['states']; judgementCandidates?: boolean }): Promise<ScannedResult>;
   /** Adds more pages (e.g. a link target) to the server. */
   server: StaticServer;
   close(): Promise<void>;
@@ -31,7 +31,7 @@ export async function openFixtureScanner(): Promise<FixtureScanner> {
     async scan(body, opts = {}) {
       const path = opts.path ?? `/page-${++counter}.html`;
       server.route(path, html(body));
-      const result = await scanUrl(`${server.origin}${path}`, { browser: await browser.get(), policy, pageLoadTimeoutMs: 15_000, engines: opts.engines, states: opts.states });
+      const result = await scanUrl(`${server.origin}${path}`, { browser: await browser.get(), policy, pageLoadTimeoutMs: 15_000, engines: opts.engines, states: opts.states, judgementCandidates: opts.judgementCandidates });
       if (result.kind !== 'scanned') throw new Error(`fixture page did not scan: ${JSON.stringify(result)}`);
       return result;
     },

@@ -4,7 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { createEnricher } from '../../src/enrichment/create-enricher.ts';
+import { createEnricher, createJudgeFor } from '../../src/enrichment/create-enricher.ts';
 import { createBrowserProvider, resolveChromiumPath, type BrowserProvider } from '../../src/audit/session/browser-provider.ts';
 import { createTabPool, type TabPool } from '../../src/audit/session/tab-pool.ts';
 import { createApp } from '../../src/api/app.ts';
@@ -133,6 +133,7 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
       crawlsKeptPerSite: config.crawlsKeptPerSite,
       secretsKey: config.secretsKey,
       enricher: createEnricher(config.openai, database.db, logger),
+      judge: createJudgeFor(config.openai, database.db, logger),
       overrides: opts.overrides,
       scanEngines: opts.scanEngines,
     });

@@ -65,6 +65,8 @@ export interface FakeOpenAiOptions {
   defaultBehaviour?: FakeBehaviour;
   /** Fixed port (0: any free one). */
   port?: number;
+  /** The message content for a request without a scripted one (e.g. AI judgement's verdicts); undefined: the default answer. */
+  contentFor?: (request: RecordedRequest) => string | undefined;
 }
 
 export interface FakeOpenAi {
@@ -161,7 +163,8 @@ export async function startFakeOpenAi(opts: FakeOpenAiOptions = {}): Promise<Fak
       return send(res, rec, b.status, JSON.stringify({ error }), b.headers);
     }
     const model = typeof rec.body?.model === 'string' ? rec.body.model : 'fake-model';
-    const content = b.refusal !== undefined ? null : (b.content ?? JSON.stringify(b.answer ?? (opts.answer ?? defaultFakeAnswer)(rec)));
+    const content =
+      b.refusal !== undefined ? null : (b.content ?? (b.answer ? undefined : opts.contentFor?.(rec)) ?? JSON.stringify(b.answer ?? (opts.answer ?? defaultFakeAnswer)(rec)));
     const promptText = JSON.stringify(rec.body?.messages ?? '');
     const usage = b.usage ?? { prompt_tokens: estimateTokens(promptText), completion_tokens: estimateTokens(content ?? b.refusal ?? '') };
     const completion = {

@@ -10,12 +10,16 @@ import type { Logger } from '../../logger.ts';
 import type { Enricher, EnrichmentGroup, EnrichmentUsage, FindingTextsOut } from '../../enrichment/enricher.ts';
 import { summarise } from '../../enrichment/offline-enricher.ts';
 import type { ScanSummary } from '../../shared/summary.ts';
+import type { Judge } from '../../enrichment/judge/judge.ts';
+import { isJudgementFinding, judgeScan } from './judgement.ts';
 
 export interface AiEnrichmentActivityDeps {
   db: Database;
   logger: Logger;
   /** Chosen once by the worker from configuration: offline, or an OpenAI-compatible model. */
   enricher: Enricher;
+  /** AI-assisted judgement, when a model is configured; unset offline. */
+  judge?: Judge;
 }
 
 /** The summary the engine's results alone support; also what a scan keeps when enrichment fails. */
@@ -67,9 +71,10 @@ export function createAiEnrichmentActivities(deps: AiEnrichmentActivityDeps) {
   ): Promise<{ enriched: number; groups: number; usage: EnrichmentUsage }> {
     const scan = await findScan(deps.db, scanId);
     if (!scan) throw ApplicationFailure.nonRetryable(`scan ${scanId} does not exist`, FAILURE_TYPES.scanNotFound);
-    const findings = await listFindings(deps.db, scanId);
     const ctx = Context.current();
-    const groups = groupFindings(findings, { url: scan.finalUrl ?? scan.url, title: scan.pageTitle }, enrichmentScope(scan, crawlPage?.siteId));
+    const scope = enrichmentScope(scan, crawlPage?.siteId);
+    let findings: FindingRecord[] = [];
+    let groups: EnrichmentGroup[] = [];
     const texts: FindingTextsOut[] = [];
     let usage: EnrichmentUsage = { calls: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0 };
     let done = 0;
@@ -79,6 +84,23 @@ export function createAiEnrichmentActivities(deps: AiEnrichmentActivityDeps) {
     beat();
     const timer = setInterval(beat, 10_000);
     try {
+      // First the model's judgement of the scan's candidates (its findings come with their own
+      // texts); a judgement that fails leaves the heuristics' results, never the page unenriched.
+      if (deps.judge) {
+        try {
+          const judged = await judgeScan({ db: deps.db, logger: deps.logger, judge: deps.judge }, scan, scope, ctx.cancellationSignal);
+          if (judged.candidates) deps.logger.info({ scanId, ...judged }, 'candidates judged');
+        } catch (err) {
+          if (ctx.cancellationSignal.aborted) throw err;
+          deps.logger.warn({ scanId, error: String((err as Error)?.message ?? err).slice(0, 300) }, 'judgement failed; the heuristics decide alone');
+        }
+      }
+      findings = await listFindings(deps.db, scanId);
+      groups = groupFindings(
+        findings.filter((f) => !isJudgementFinding(f)),
+        { url: scan.finalUrl ?? scan.url, title: scan.pageTitle },
+        scope,
+      );
       for (const group of groups) {
         const r = await deps.enricher.describeGroup(group, { signal: ctx.cancellationSignal });
         texts.push(...r.texts);

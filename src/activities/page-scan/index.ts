@@ -26,6 +26,7 @@ import type { SiteAuthLoad } from '../../audit/session/site-login.ts';
 import { TabCrashedError, type TabPool } from '../../audit/session/tab-pool.ts';
 import { screenshotHook, screenshotsToStore, type ScreenshotSettings } from './screenshots.ts';
 import { handOverRenderedLinks } from './rendered-links.ts';
+import { saveJudgementCandidates } from '../../db/repositories/judgement.repository.ts';
 
 export interface PageScanActivityDeps {
   db: Database;
@@ -45,6 +46,8 @@ export interface PageScanActivityDeps {
   secretsKey?: SecretsKey;
   /** Pictures of findings (SCREENSHOTS*); unset: the defaults (on). */
   screenshots?: ScreenshotSettings;
+  /** AI-assisted judgement is configured (a model): pages collect its candidates. Unset offline: nothing is collected. */
+  judge?: { readonly model: string };
 }
 
 /**
@@ -111,6 +114,8 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
               screenshots: viewport === viewports[0] && !flow ? screenshotHook(deps.db, deps.screenshots, tabOwner.crawlId ?? null) : undefined,
               collectLinks: viewport === viewports[0] && tabOwner.collectLinks,
               states: deps.scanStates,
+              // For the model, at the first viewport; not of a flow's end state (it may show what the flow typed).
+              judgementCandidates: viewport === viewports[0] && !flow && deps.judge !== undefined,
               onStage: async (s) => {
                 stage = tagged ? `${s} at ${viewportKey(viewport)}` : s;
                 ctx.heartbeat({ stage });
@@ -198,6 +203,7 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
         screenshots: screenshotsToStore(result.screenshots, result.findings, rows, deps.screenshots, tabOwner.crawlId ?? null, tagged ? first : null),
         coverage: { viewports: tagged ? checked.viewports : null, states: [...checked.states] },
       });
+      if (result.candidates) await saveJudgementCandidates(deps.db, scanId, { ...result.candidates, viewport: tagged ? first : null });
       return result;
     } catch (err) {
       if (isBrowserGone(err) && !ctx.cancellationSignal.aborted) {

@@ -4,6 +4,7 @@
  * (src/audit), enrichment and reports read it; it imports nothing outside src/shared, so the API
  * process can load it without loading an engine, axe or a browser.
  */
+import { AI_CATALOGUE, AI_GUIDES } from './ai.ts';
 import { AXE_CATALOGUE, AXE_GUIDES, TARGET_SIZE_MOBILE_CATALOGUE } from './axe.ts';
 import { COLOUR_CATALOGUE, COLOUR_GUIDES } from './colour.ts';
 import { CRAWL_CHECK_CATALOGUE, CRAWL_CHECK_GUIDES } from './crawl-checks.ts';
@@ -35,6 +36,7 @@ export const ENGINE_GUIDES: Readonly<Record<string, FixGuide>> = {
   ...REFLOW_GUIDES,
   ...COLOUR_GUIDES,
   ...CRAWL_CHECK_GUIDES,
+  ...AI_GUIDES,
 };
 
 /** Why each rule matters to people and how to fix it: the service's own rules, then axe-core's. */
@@ -60,6 +62,7 @@ export const ENGINE_RULES: readonly RuleEntry[] = Object.freeze([
   ...REFLOW_CATALOGUE,
   ...COLOUR_CATALOGUE,
   ...CRAWL_CHECK_CATALOGUE,
+  ...AI_CATALOGUE,
 ]);
 
 /** Every rule the service can report: its own rules, axe-core's, and axe's target size at a phone's width. */
