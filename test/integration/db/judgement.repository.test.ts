@@ -13,6 +13,7 @@ const finding = (over: Partial<NewFindingRecord>): NewFindingRecord => ({
   type: 'needs_review',
   severity: 'serious',
   wcagCriterion: '1.1.1',
+  wcagCriteria: ['1.1.1'],
   wcagLevel: 'A',
   elementSelector: '#logo',
   elementHtml: '<img id="logo" alt="logo.png">',
