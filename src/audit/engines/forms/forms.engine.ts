@@ -45,15 +45,19 @@ const AXE_LABEL_IN_NAME = 'label-content-name-mismatch';
 export const formsEngine: ScanEngine = {
   id: 'forms',
   stage: 'CustomChecks',
-  async run({ page, earlier, signal }: PageSession): Promise<EngineResult> {
+  async run({ page, earlier, signal, fromFlow }: PageSession): Promise<EngineResult> {
     await ensureInPage(page);
     const facts = await page.evaluate(collectFormFacts, LIMITS_WITH_TEXT);
     const { drafts: loaded, passedNames } = formFindings(facts);
     const drafts: Array<Draft | EmptySubmitDraft> = [...loaded];
-    try {
-      drafts.push(...(await checkEmptySubmission(page, LIMITS_WITH_TEXT, new Set(loaded.map((d) => d.ref.selector)), signal)));
-    } catch {
-      // A page that fights the empty submission (or goes away) keeps the findings made on load.
+    // A flow's end page is not loaded again (that would send the flow's forms once more), so its
+    // forms are not sent empty either: the page could not be put back.
+    if (!fromFlow) {
+      try {
+        drafts.push(...(await checkEmptySubmission(page, LIMITS_WITH_TEXT, new Set(loaded.map((d) => d.ref.selector)), signal)));
+      } catch {
+        // A page that fights the empty submission (or goes away) keeps the findings made on load.
+      }
     }
     // What earlier engines already say about an element: no second finding for the same element
     // and criterion unless this one upgrades a needs-review to confirmed, and no "label not tied"
