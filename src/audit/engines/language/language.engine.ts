@@ -2,7 +2,7 @@ import type { FindingDraft } from '../../../shared/findings.ts';
 import { ensureInPage } from '../../session/in-page.ts';
 import { collectLanguageFacts, DEFAULT_LANGUAGE_CAPS, type LanguageFacts } from './collect.ts';
 import { judgeLanguage, languageName, scriptCounts, type LanguageVerdict } from './detect.ts';
-import { foreignScriptRuns, foreignSentences } from './parts.ts';
+import { foreignScriptRuns, foreignSentences, otherLanguage } from './parts.ts';
 import { expectedScripts, primarySubtag } from './tags.ts';
 import { ownFinding, understandingUrl, type EngineResult, type PageSession, type ScanEngine } from '../engine.ts';
 
@@ -86,6 +86,29 @@ export function languageTargets(facts: LanguageFacts): Target[] {
     if (partFindings >= MAX_PART_FINDINGS) break;
     if (!primarySubtag(part.lang)) continue; // invalid values are axe's valid-lang
     const v = judgeLanguage(part.lang, part.text, { scope: 'part' });
+    if (v.kind === 'undetermined' && v.reason === 'too-short') {
+      // Too short for the detector: a phrase whose function words are all another language's.
+      const other = otherLanguage(part.text, primarySubtag(part.lang)!);
+      if (!other) continue;
+      partFindings++;
+      targets.push({
+        id: part.id,
+        build: (at) =>
+          ownFinding({
+            ruleId: 'lang-of-parts-mismatch',
+            type: 'needs_review',
+            severity: 'moderate',
+            criterion: '3.1.2',
+            ...at,
+            help: 'Give passages the lang of the language they are in',
+            description: 'An element\'s lang attribute must name the language of its text, so that screen readers switch to the right pronunciation.',
+            failureSummary: `This element declares ${part.attr}="${part.lang}" (${langName(primarySubtag(part.lang)!)}), but its short text reads as ${langName(other.subtag)}: ${other.functionWords} of its ${other.words} words are common ${langName(other.subtag)} words, none common ${langName(primarySubtag(part.lang)!)} ones. Check the language of this text and correct its lang.`,
+            helpUrl: understandingUrl('language-of-parts'),
+            data: { declared: part.lang, attribute: part.attr, detected: other.subtag, detectedCode: other.code, uncertain: true, sample: CAP(part.text), review: { reason: 'A short text, judged by its common words only.' } },
+          }),
+      });
+      continue;
+    }
     if (v.kind !== 'mismatch') continue;
     partFindings++;
     targets.push({

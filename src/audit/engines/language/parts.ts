@@ -107,26 +107,38 @@ export const SENTENCE_LIMITS = { words: 6, functionWords: 3, share: 0.2, lead: 2
  * one of the page language's.
  */
 export function foreignSentences(text: string, pagePrimary: string): ForeignSentence[] {
-  const own = CODES[pagePrimary];
-  if (!own) return [];
+  if (!CODES[pagePrimary]) return [];
   const out: ForeignSentence[] = [];
   // Quotations are passages of their own; so are sentences.
   const pieces = text.split(/[“”«»„"]|(?<=[.!?;:])\s+|\s[–—]\s|\(|\)/u);
   for (const raw of pieces) {
-    const piece = proseOnly(raw);
-    const { words, shares } = functionWordShares(piece);
-    if (words < SENTENCE_LIMITS.words) continue;
-    if ((shares[own] ?? 0) > 0) continue;
-    const ranked = Object.entries(shares)
-      .filter(([code]) => code !== own)
-      .sort((a, b) => b[1] - a[1]);
-    const best = ranked[0];
-    if (!best) continue;
-    const count = Math.round(best[1] * words);
-    // Another language's words nearly as many ("je" is Dutch too): no language stands out.
-    const second = Math.round((ranked[1]?.[1] ?? 0) * words);
-    if (count < SENTENCE_LIMITS.functionWords || best[1] < SENTENCE_LIMITS.share || count - second < SENTENCE_LIMITS.lead) continue;
-    out.push({ text: raw.trim(), subtag: subtagOf(best[0]), code: best[0], functionWords: count, words });
+    const found = otherLanguage(raw, pagePrimary, SENTENCE_LIMITS);
+    if (found) out.push(found);
   }
   return out;
+}
+
+/** Words and function words a short element with its own `lang` needs (ACT off6ek's short phrases). */
+export const SHORT_PART_LIMITS = { words: 5, functionWords: 2, share: 0.25, lead: 2 } as const;
+
+/**
+ * The language a short text (too short for the detector) is in by its function words, when that
+ * is not `declaredPrimary` (one of the seven languages with lists): none of the declared
+ * language's own function words, and another's standing out.
+ */
+export function otherLanguage(raw: string, declaredPrimary: string, limits: { words: number; functionWords: number; share: number; lead: number } = SHORT_PART_LIMITS): ForeignSentence | null {
+  const own = CODES[declaredPrimary];
+  if (!own) return null;
+  const { words, shares } = functionWordShares(proseOnly(raw));
+  if (words < limits.words || (shares[own] ?? 0) > 0) return null;
+  const ranked = Object.entries(shares)
+    .filter(([code]) => code !== own)
+    .sort((a, b) => b[1] - a[1]);
+  const best = ranked[0];
+  if (!best) return null;
+  const count = Math.round(best[1] * words);
+  // Another language's words nearly as many ("je" is Dutch too): no language stands out.
+  const second = Math.round((ranked[1]?.[1] ?? 0) * words);
+  if (count < limits.functionWords || best[1] < limits.share || count - second < limits.lead) return null;
+  return { text: raw.trim(), subtag: subtagOf(best[0]), code: best[0], functionWords: count, words };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { foreignScriptRuns, foreignSentences } from '../../../../../src/audit/engines/language/parts.ts';
+import { foreignScriptRuns, foreignSentences, otherLanguage } from '../../../../../src/audit/engines/language/parts.ts';
 
 describe('short passages in another language', () => {
   it('finds runs of another script, not single letters, lone words or short names', () => {
@@ -28,5 +28,12 @@ describe('short passages in another language', () => {
       expect(foreignSentences(t, 'en'), t).toEqual([]);
     }
     expect(foreignSentences('Je ne sais pas ce que je veux maintenant', 'da')).toEqual([]);
+  });
+
+  it('tells the language of a short phrase with its own lang by its function words only', () => {
+    expect(otherLanguage('"Hij ging met de kippen op stok"', 'fr')).toMatchObject({ subtag: 'nl' });
+    expect(otherLanguage('Bonne année à tous', 'nl')).toBeNull();
+    expect(otherLanguage('Il ne faut pas vendre la peau de l’ours', 'fr')).toBeNull();
+    expect(otherLanguage('Hij ging met de kippen op stok', 'da')).toBeNull();
   });
 });
