@@ -37,8 +37,11 @@ const COLOUR_MEANING = new RegExp(
   'iu',
 );
 
+/** "The green mushrooms are OK to eat. The red mushrooms will kill you.": one kind of thing told apart by colour. */
+const COLOUR_CONTRAST = new RegExp(String.raw`\bthe\s+(${COLOUR})\s+([\p{L}-]{3,})\b[^]{0,200}?\bthe\s+(?!\1\b)(?:${COLOUR})\s+\2\b`, 'iu');
+
 /** Sources (flags `iu`) of the patterns, for the page to preselect text blocks with. */
-export const SENSORY_PATTERN_SOURCES: readonly string[] = [THING_AT_SIDE.source, SHAPE_OR_COLOUR_THING.source, NEAR_SHAPE.source, ACT_ON_SHAPE.source, SOUND_CUE.source, COLOUR_MEANING.source];
+export const SENSORY_PATTERN_SOURCES: readonly string[] = [THING_AT_SIDE.source, SHAPE_OR_COLOUR_THING.source, NEAR_SHAPE.source, ACT_ON_SHAPE.source, SOUND_CUE.source, COLOUR_MEANING.source, COLOUR_CONTRAST.source];
 
 /** Source of a cheap pattern the page uses to pick text nodes worth a look. */
 export const SENSORY_HINT_SOURCE = String.raw`\b(?:right|left|round|square|circular|triangle|triangular|star|circle|diamond|oval|red|green|blue|yellow|orange|purple|pink|grey|gray|hear|beeps?|tones?|chimes?|buzzer)\b`;
@@ -87,6 +90,7 @@ export function sensoryReference(text: string, ctx: PageContext): SensoryReferen
     { re: ACT_ON_SHAPE, kind: 'shape-or-colour', nounGroup: 1 },
     { re: SOUND_CUE, kind: 'sound', nounGroup: 1 },
     { re: COLOUR_MEANING, kind: 'colour-meaning', nounGroup: 1 },
+    { re: COLOUR_CONTRAST, kind: 'colour-meaning', nounGroup: 1 },
   ];
   for (const { re, kind, nounGroup, qualifierGroup } of tries) {
     const m = re.exec(t);

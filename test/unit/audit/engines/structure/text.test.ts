@@ -165,6 +165,7 @@ describe('references to position, shape or colour', () => {
     expect(sensoryReference('Leave your message after the tone.', ctx())).toMatchObject({ kind: 'sound', noun: 'tone' });
     expect(sensoryReference('Required fields are marked in red.', ctx())).toMatchObject({ kind: 'colour-meaning', noun: 'red' });
     expect(sensoryReference('The dates in green are available for booking.', ctx())).toMatchObject({ kind: 'colour-meaning', noun: 'green' });
+    expect(sensoryReference('The green mushrooms listed here are OK to eat. The red mushrooms will kill you.', ctx())).toMatchObject({ kind: 'colour-meaning', noun: 'green' });
     expect(sensoryReference('Click the green button to pay', ctx({ buttonNames: ['Pay', 'Cancel'] }))).toMatchObject({ noun: 'button' });
     expect(sensoryReference('Pick the box on the right for the larger size.', ctx())).toMatchObject({ noun: 'box', kind: 'position' });
   });
@@ -177,6 +178,7 @@ describe('references to position, shape or colour', () => {
       'Start speaking when you hear the beep or see the light turn on.',
       'The sound of the sea was heard all night.',
       'We painted the fence in red last summer, and it looks fine.',
+      'The red fox ran past the green hills and the red barn.',
       'The function returns the tone of the message as a string.',
       'Errors are highlighted in red by the terminal, with the word ERROR before them.',
     ]) {
