@@ -17,6 +17,11 @@ export interface PageSession {
   pageTitle: string | null;
   /** Aborts when the scan is cancelled: engines stop between steps. */
   signal?: AbortSignal;
+  /**
+   * The page is the end of a site flow (issue 30), not a plain load: loading it again could send
+   * the flow's forms once more, so an engine that would need to reload it does not act on it.
+   */
+  fromFlow?: boolean;
   /** What the engines before this one found (with `data.engine`), e.g. axe's undecided contrast. */
   earlier: readonly FindingDraft[];
 }

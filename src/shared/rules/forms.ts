@@ -14,6 +14,9 @@ export const FORM_RULES = {
   placeholderOnly: 'form-placeholder-only',
   hintNotAssociated: 'form-hint-not-associated',
   labelFar: 'form-label-far-from-field',
+  errorColourOnly: 'form-error-colour-only',
+  errorNotAnnounced: 'form-error-not-announced',
+  errorNoSuggestion: 'form-error-no-suggestion',
 } as const;
 
 export const FORM_GUIDES: Readonly<Record<string, FixGuide>> = {
@@ -65,6 +68,18 @@ export const FORM_GUIDES: Readonly<Record<string, FixGuide>> = {
     who: 'Screen reader users tabbing into the field hear its label but not the hint beside it (format, example), so they may enter a value that is refused.',
     fix: 'Give the hint an id and reference it from the field with aria-describedby="hint-id".',
   },
+  [FORM_RULES.errorColourOnly]: {
+    who: 'People who cannot tell colours apart, and screen reader users, do not learn which field is wrong when a form only turns a border red or shows an icon.',
+    fix: 'Show a text message beside each wrong field saying what is wrong ("Enter your email address"), tie it to the field with aria-describedby, and set aria-invalid="true"; keep the colour as an extra cue.',
+  },
+  [FORM_RULES.errorNotAnnounced]: {
+    who: 'Screen reader users are not told that the form was refused, or which field the message is about, when the error text is neither tied to its field nor announced.',
+    fix: 'Reference the message from its field with aria-describedby (or aria-errormessage with aria-invalid="true"), and announce the errors: put a summary in a role="alert" region or move focus to it.',
+  },
+  [FORM_RULES.errorNoSuggestion]: {
+    who: 'People with cognitive disabilities, and anyone unsure of the expected format, cannot correct a field when the message only says "Invalid" or "Error".',
+    fix: 'Say what is needed and give an example of the format, e.g. "Enter an email address in the correct format, like name@example.com" or "Enter a date as DD/MM/YYYY".',
+  },
 };
 
 /** The forms engine's rules: each has one criterion and one severity. */
@@ -84,4 +99,7 @@ export const FORM_CATALOGUE = ruleEntries('forms', [
   { id: FORM_RULES.placeholderOnly, criteria: ['3.3.2'], severities: ['moderate'] },
   { id: FORM_RULES.labelFar, criteria: ['3.3.2'], severities: ['minor'] },
   { id: FORM_RULES.hintNotAssociated, criteria: ['1.3.1'], severities: ['moderate'] },
+  { id: FORM_RULES.errorColourOnly, criteria: ['3.3.1'], severities: ['serious'], alsoFails: ['1.4.1'] },
+  { id: FORM_RULES.errorNotAnnounced, criteria: ['3.3.1'], severities: ['moderate'] },
+  { id: FORM_RULES.errorNoSuggestion, criteria: ['3.3.3'], severities: ['moderate'] },
 ]);

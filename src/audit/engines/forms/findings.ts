@@ -87,6 +87,21 @@ export const TEXTS: Record<Draft['rule'], { help: string; description: string; s
     description: 'Checks that visible text between a field\'s label and the field (a hint, a format) is part of the field\'s name or description.',
     slug: 'info-and-relationships',
   },
+  [FORM_RULES.errorColourOnly]: {
+    help: 'Identify form errors in text, not by colour or an icon alone',
+    description: 'Sends each form with required fields empty (nothing leaves the page) and checks that a field the page marks as wrong gets an error text tied to it, beside it or naming it (WCAG failure F81).',
+    slug: 'error-identification',
+  },
+  [FORM_RULES.errorNotAnnounced]: {
+    help: 'Tie error messages to their fields or announce them',
+    description: 'Sends each form with required fields empty (nothing leaves the page) and checks that an error text that appears is referenced by its field, sits in a live region or alert, or receives focus.',
+    slug: 'error-identification',
+  },
+  [FORM_RULES.errorNoSuggestion]: {
+    help: 'Suggest how to correct a field in its error message',
+    description: 'Sends each form with required fields empty (nothing leaves the page) and checks that the error shown for an email, phone, date or postcode field says what to enter, not only that it is invalid.',
+    slug: 'error-suggestion',
+  },
 };
 
 /** What the forms checks find in the facts read from one page: pure, for tests. */

@@ -21,6 +21,9 @@ export interface LanguageCaps {
   /** Blocks examined for their direction, and the letters they need. */
   maxDirBlocks: number;
   dirMinLetters: number;
+  /** Blocks of page-language text of any length kept for short passages in another language, and the letters they need. */
+  maxSnippets: number;
+  snippetMinLetters: number;
 }
 
 export const DEFAULT_LANGUAGE_CAPS: LanguageCaps = {
@@ -33,6 +36,8 @@ export const DEFAULT_LANGUAGE_CAPS: LanguageCaps = {
   blockChars: 1_500,
   maxDirBlocks: 40,
   dirMinLetters: 12,
+  maxSnippets: 200,
+  snippetMinLetters: 12,
 };
 
 export interface LanguagePart {
@@ -65,6 +70,8 @@ export interface LanguageFacts {
   pageText: string;
   parts: LanguagePart[];
   blocks: LanguageBlock[];
+  /** Blocks of page-language text, short ones too, each with only its own text (not its child blocks'). */
+  snippets: LanguageBlock[];
   dirBlocks: DirectionBlock[];
   elements: number;
   truncated: boolean;
@@ -185,6 +192,7 @@ export function collectLanguageFacts(caps: LanguageCaps): LanguageFacts {
   const join = (chunks: string[]) => chunks.join(' ').replace(/\s+/g, ' ').trim();
 
   const outBlocks: LanguageBlock[] = [];
+  const snippets: LanguageBlock[] = [];
   const dirBlocks: DirectionBlock[] = [];
   const RTL = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Adlam}]/gu;
   for (const b of blocks) {
@@ -192,13 +200,18 @@ export function collectLanguageFacts(caps: LanguageCaps): LanguageFacts {
       const text = join(b.page);
       if (letters(text) >= caps.blockMinLetters) outBlocks.push({ id: audit.remember(b.el), text });
     }
+    if (snippets.length < caps.maxSnippets && b.pageLen) {
+      const text = join(b.page);
+      if (letters(text) >= caps.snippetMinLetters) snippets.push({ id: audit.remember(b.el), text });
+    }
     if (dirBlocks.length < caps.maxDirBlocks && b.allLen) {
       const text = join(b.all);
       const n = letters(text);
       if (n < caps.dirMinLetters) continue;
       const rtl = text.match(RTL)?.length ?? 0;
-      // Only blocks written wholly in one direction's scripts are candidates.
-      if (rtl / n < 0.8 && rtl > 0) continue;
+      // Only blocks written mostly in one direction's scripts are candidates (an Arabic paragraph
+      // with a brand name or two in Latin letters still is).
+      if (rtl / n < 0.6 && rtl > 0) continue;
       let direction: 'ltr' | 'rtl';
       try {
         direction = b.el.matches(':dir(rtl)') ? 'rtl' : 'ltr';
@@ -218,6 +231,7 @@ export function collectLanguageFacts(caps: LanguageCaps): LanguageFacts {
     pageText: join([...mainText, ...otherText]).slice(0, caps.pageChars),
     parts: parts.map((p) => ({ id: audit.remember(p.el), lang: p.lang, attr: p.attr, text: join(p.chunks) })),
     blocks: outBlocks,
+    snippets,
     dirBlocks,
     elements: Math.min(elements, caps.maxElements),
     truncated,

@@ -1,8 +1,9 @@
 import type { FindingDraft } from '../../../shared/findings.ts';
 import { ensureInPage } from '../../session/in-page.ts';
 import { collectLanguageFacts, DEFAULT_LANGUAGE_CAPS, type LanguageFacts } from './collect.ts';
-import { judgeLanguage, languageName, type LanguageVerdict } from './detect.ts';
-import { primarySubtag } from './tags.ts';
+import { judgeLanguage, languageName, scriptCounts, type LanguageVerdict } from './detect.ts';
+import { foreignScriptRuns, foreignSentences, otherLanguage } from './parts.ts';
+import { expectedScripts, primarySubtag } from './tags.ts';
 import { ownFinding, understandingUrl, type EngineResult, type PageSession, type ScanEngine } from '../engine.ts';
 
 /** ACT rules each rule of this engine implements (for the accuracy harness). */
@@ -15,6 +16,7 @@ const CAP = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 160);
 const MAX_PART_FINDINGS = 10;
 const MAX_PASSAGE_FINDINGS = 5;
 const MAX_DIRECTION_FINDINGS = 5;
+const MAX_SHORT_PASSAGE_FINDINGS = 5;
 
 type Mismatch = Extract<LanguageVerdict, { kind: 'mismatch' }>;
 
@@ -84,6 +86,29 @@ export function languageTargets(facts: LanguageFacts): Target[] {
     if (partFindings >= MAX_PART_FINDINGS) break;
     if (!primarySubtag(part.lang)) continue; // invalid values are axe's valid-lang
     const v = judgeLanguage(part.lang, part.text, { scope: 'part' });
+    if (v.kind === 'undetermined' && v.reason === 'too-short') {
+      // Too short for the detector: a phrase whose function words are all another language's.
+      const other = otherLanguage(part.text, primarySubtag(part.lang)!);
+      if (!other) continue;
+      partFindings++;
+      targets.push({
+        id: part.id,
+        build: (at) =>
+          ownFinding({
+            ruleId: 'lang-of-parts-mismatch',
+            type: 'needs_review',
+            severity: 'moderate',
+            criterion: '3.1.2',
+            ...at,
+            help: 'Give passages the lang of the language they are in',
+            description: 'An element\'s lang attribute must name the language of its text, so that screen readers switch to the right pronunciation.',
+            failureSummary: `This element declares ${part.attr}="${part.lang}" (${langName(primarySubtag(part.lang)!)}), but its short text reads as ${langName(other.subtag)}: ${other.functionWords} of its ${other.words} words are common ${langName(other.subtag)} words, none common ${langName(primarySubtag(part.lang)!)} ones. Check the language of this text and correct its lang.`,
+            helpUrl: understandingUrl('language-of-parts'),
+            data: { declared: part.lang, attribute: part.attr, detected: other.subtag, detectedCode: other.code, uncertain: true, sample: CAP(part.text), review: { reason: 'A short text, judged by its common words only.' } },
+          }),
+      });
+      continue;
+    }
     if (v.kind !== 'mismatch') continue;
     partFindings++;
     targets.push({
@@ -127,6 +152,54 @@ export function languageTargets(facts: LanguageFacts): Target[] {
             failureSummary: `This passage (${v.evidence.letters} letters) reads as ${name}, not ${langName(pagePrimary)} (the page's lang="${pageTag}"), and has no lang of its own. If it is ${name}, wrap it in an element with lang="${v.detected.subtag}".`,
             helpUrl: understandingUrl('language-of-parts'),
             data: { pageLang: pageTag, detected: v.detected.subtag, detectedCode: v.detected.code, evidence: v.evidence, sample: CAP(block.text) },
+          }),
+      });
+    }
+  }
+
+  // 3.1.2: short passages in another language inside page-language blocks, told by their script
+  // or by their function words (too short for the detector).
+  const pageScripts = pageTag ? expectedScripts(pageTag) : null;
+  if (pageTag && pagePrimary && pageVerdict && pageVerdict.kind !== 'mismatch') {
+    const flagged = new Set(targets.map((t) => t.id));
+    // Runs of another script stand out only against a page mostly in its own script.
+    const own = pageScripts ? scriptCounts(facts.pageText) : undefined;
+    const pageInOwnScript = !!own && !!pageScripts && own.letters > 0 && pageScripts.reduce((n, sc) => n + own.counts[sc], 0) / own.letters >= 0.5;
+    let shortPassages = 0;
+    for (const block of facts.snippets) {
+      if (shortPassages >= MAX_SHORT_PASSAGE_FINDINGS) break;
+      if (flagged.has(block.id)) continue;
+      const run = pageInOwnScript && pageScripts ? foreignScriptRuns(block.text, pageScripts)[0] : undefined;
+      // Only where the page's text is found to be in its language: on a short page, a sentence in
+      // another language may be the page's own language, wrongly declared.
+      const sentence = run || pageVerdict.kind !== 'match' ? undefined : foreignSentences(block.text, pagePrimary)[0];
+      if (!run && !sentence) continue;
+      shortPassages++;
+      flagged.add(block.id);
+      const passage = run ? run.text : sentence!.text;
+      const why = run
+        ? `is written in ${run.script} script (${run.letters} letters), which ${langName(pagePrimary)} is not written in`
+        : `reads as ${langName(sentence!.subtag)}: ${sentence!.functionWords} of its ${sentence!.words} words are common ${langName(sentence!.subtag)} words, none common ${langName(pagePrimary)} ones`;
+      targets.push({
+        id: block.id,
+        build: (at) =>
+          ownFinding({
+            ruleId: 'lang-change-unmarked',
+            type: 'needs_review',
+            severity: 'moderate',
+            criterion: '3.1.2',
+            ...at,
+            help: 'Mark passages in another language with lang',
+            description: 'A passage in a language other than the page\'s needs a lang attribute of its own, so that screen readers switch pronunciation for it.',
+            failureSummary: `The passage ${JSON.stringify(CAP(passage))} in this element ${why}, and has no lang of its own (the page's lang="${pageTag}"). Unless it is a name or a term used as ${langName(pagePrimary)}, wrap it in an element with the lang of its language${run && (run.script === 'Arabic' || run.script === 'Hebrew') ? ' (and dir="rtl" where it stands on its own)' : ''}.`,
+            helpUrl: understandingUrl('language-of-parts'),
+            data: {
+              pageLang: pageTag,
+              passage: CAP(passage),
+              ...(run ? { script: run.script, letters: run.letters } : { detected: sentence!.subtag, detectedCode: sentence!.code, functionWords: sentence!.functionWords, words: sentence!.words }),
+              sample: CAP(block.text),
+              review: { reason: 'A short passage: check that it is in another language and not a name, a term or a borrowed phrase.' },
+            },
           }),
       });
     }

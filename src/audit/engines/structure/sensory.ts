@@ -21,11 +21,30 @@ const NEAR_SHAPE = new RegExp(
   'iu',
 );
 
-/** Sources (flags `iu`) of the three patterns, for the page to preselect text blocks with. */
-export const SENSORY_PATTERN_SOURCES: readonly string[] = [THING_AT_SIDE.source, SHAPE_OR_COLOUR_THING.source, NEAR_SHAPE.source];
+/** "click the square", "tap the red circle": an action on a shape named by nothing else. */
+const ACT_ON_SHAPE = new RegExp(
+  String.raw`\b(?:click|tap|press|select|choose|hit|touch)\s+(?:on\s+)?the\s+(?:(?:${COLOUR})\s+)?(${SHAPE})\b(?![\s-]+(?:brackets?|roots?|meters?|metres?|feet|miles|numbers?|matrix|matrices|wave|dance|brace|braces|${UI_NOUN})\b)`,
+  'iu',
+);
+/** "when you hear the beep", "after the tone", "listen for the chime": a cue given by sound only. */
+const SOUND_CUE = new RegExp(
+  String.raw`\b(?:(?:when|after|once|until|as soon as)\s+you\s+hear\s+(?:the|a|an)\s+(?:[\p{L}-]+\s+)?|(?:after|at|wait for|listen for)\s+the\s+(?:[\p{L}-]+\s+)?)(beeps?|tones?|chimes?|bells?|buzz|buzzer|ding|ping|alarm|signal|sound)\b`,
+  'iu',
+);
+/** "required fields are marked in red", "the dates in green are available": meaning carried by colour only. */
+const COLOUR_MEANING = new RegExp(
+  String.raw`\b(?:(?:shown|marked|highlighted|displayed|printed|written|coloured|colored|indicated|labell?ed|appears?)\s+in\s+(${COLOUR})\b(?!\s+(?:and|or|with|by)\b)|(?:items?|fields?|text|words?|entries|rows?|options?|cells?|dates?|days?|links?|seats?|products?|questions?)\s+(?:in|with\s+an?)\s+(${COLOUR})(?:\s+(?:background|border|text|colou?r|font))?\s+(?:are|is|mean|means|indicate|indicates|show|shows|have|has|need|needs|must)\b)`,
+  'iu',
+);
+
+/** "The green mushrooms are OK to eat. The red mushrooms will kill you.": one kind of thing told apart by colour. */
+const COLOUR_CONTRAST = new RegExp(String.raw`\bthe\s+(${COLOUR})\s+([\p{L}-]{3,})\b[^]{0,200}?\bthe\s+(?!\1\b)(?:${COLOUR})\s+\2\b`, 'iu');
+
+/** Sources (flags `iu`) of the patterns, for the page to preselect text blocks with. */
+export const SENSORY_PATTERN_SOURCES: readonly string[] = [THING_AT_SIDE.source, SHAPE_OR_COLOUR_THING.source, NEAR_SHAPE.source, ACT_ON_SHAPE.source, SOUND_CUE.source, COLOUR_MEANING.source, COLOUR_CONTRAST.source];
 
 /** Source of a cheap pattern the page uses to pick text nodes worth a look. */
-export const SENSORY_HINT_SOURCE = String.raw`\b(?:right|left|round|square|circular|triangle|triangular|star|circle|diamond|oval|red|green|blue|yellow|orange|purple|pink|grey|gray)\b`;
+export const SENSORY_HINT_SOURCE = String.raw`\b(?:right|left|round|square|circular|triangle|triangular|star|circle|diamond|oval|red|green|blue|yellow|orange|purple|pink|grey|gray|hear|beeps?|tones?|chimes?|buzzer)\b`;
 
 const THING_NOUNS_NEEDING_LABEL = new Set(['button', 'buttons', 'link', 'links', 'icon', 'icons', 'box', 'boxes', 'field', 'fields', 'control', 'controls', 'switch', 'checkbox', 'slider', 'tab', 'tabs']);
 const NAV_NOUNS = new Set(['menu', 'menus', 'navigation', 'sidebar', 'side bar', 'nav bar', 'navigation bar', 'toolbar']);
@@ -37,7 +56,7 @@ export interface SensoryReference {
   phrase: string;
   /** The noun it points at, lower case. */
   noun: string;
-  kind: 'position' | 'shape-or-colour' | 'near-shape';
+  kind: 'position' | 'shape-or-colour' | 'near-shape' | 'sound' | 'colour-meaning';
 }
 
 /** The sentence around a match, for the quoted-label test. */
@@ -68,15 +87,24 @@ export function sensoryReference(text: string, ctx: PageContext): SensoryReferen
     { re: THING_AT_SIDE, kind: 'position', nounGroup: 2 },
     { re: SHAPE_OR_COLOUR_THING, kind: 'shape-or-colour', nounGroup: 2, qualifierGroup: 1 },
     { re: NEAR_SHAPE, kind: 'near-shape', nounGroup: 1 },
+    { re: ACT_ON_SHAPE, kind: 'shape-or-colour', nounGroup: 1 },
+    { re: SOUND_CUE, kind: 'sound', nounGroup: 1 },
+    { re: COLOUR_MEANING, kind: 'colour-meaning', nounGroup: 1 },
+    { re: COLOUR_CONTRAST, kind: 'colour-meaning', nounGroup: 1 },
   ];
   for (const { re, kind, nounGroup, qualifierGroup } of tries) {
     const m = re.exec(t);
     if (!m) continue;
-    const noun = m[nounGroup]!.toLowerCase();
+    // The colour-meaning pattern has its colour in one of two groups.
+    const noun = (m[nounGroup] ?? m[nounGroup + 1] ?? '').toLowerCase();
     if (kind === 'position' && (NOT_A_THING.has(noun) || /^\d/.test(noun))) continue;
     const sentence = sentenceAround(t, m.index, m[0].length);
-    if (hasQuotedLabel(sentence)) continue;
-    if (identifiableOtherwise(noun, qualifierGroup !== undefined ? m[qualifierGroup]!.toLowerCase() : null, ctx)) continue;
+    if (hasQuotedLabel(sentence) && kind !== 'sound' && kind !== 'colour-meaning') continue;
+    // A sound cue the text also shows ("when you hear the beep or see the light") is not sound only.
+    if (kind === 'sound' && /\b(?:or|and)\s+(?:see|when|a|the)\b[^.]*\b(?:light|message|flash|screen|text|notification|vibrat\w*)\b/iu.test(sentence)) continue;
+    // Colour with a second cue ("marked in red and with an asterisk") is not colour only.
+    if (kind === 'colour-meaning' && /\b(?:asterisk|\*|bold|underlined|icon|symbol|label|text saying|word)\b/iu.test(sentence)) continue;
+    if (kind !== 'sound' && kind !== 'colour-meaning' && identifiableOtherwise(noun, qualifierGroup !== undefined ? m[qualifierGroup]!.toLowerCase() : null, ctx)) continue;
     return { phrase: m[0].slice(0, 160), noun, kind };
   }
   return null;

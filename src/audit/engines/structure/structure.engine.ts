@@ -382,9 +382,14 @@ export function structureFindings(facts: StructureFacts): FindingDraft[] {
         severity: 'moderate',
         criterion: '1.3.3',
         ...at(b.ref),
-        help: 'Do not refer to content only by position, shape or colour',
+        help: 'Do not refer to content only by position, shape, colour or sound',
         description: 'Instructions must not rely only on where something is or how it looks; name it by its label as well.',
-        failureSummary: `The text refers to "${CAP(ref.phrase)}" by its ${ref.kind === 'position' ? 'position' : ref.kind === 'near-shape' ? 'place next to a shape' : 'shape or colour'}, and the page offers no label, heading or single ${ref.noun} to find it otherwise.`,
+        failureSummary:
+          ref.kind === 'sound'
+            ? `The text gives a cue by sound only ("${CAP(ref.phrase)}"): people who cannot hear it get no other signal from the text.`
+            : ref.kind === 'colour-meaning'
+              ? `The text says colour carries the meaning ("${CAP(ref.phrase)}"), with no other cue named (text, symbol, shape): people who cannot tell colours apart cannot follow it.`
+              : `The text refers to "${CAP(ref.phrase)}" by its ${ref.kind === 'position' ? 'position' : ref.kind === 'near-shape' ? 'place next to a shape' : 'shape or colour'}, and the page offers no label, heading or single ${ref.noun} to find it otherwise.`,
         helpUrl: understandingUrl('sensory-characteristics'),
         data: { sensory: { phrase: CAP(ref.phrase), noun: ref.noun, kind: ref.kind } },
       }),

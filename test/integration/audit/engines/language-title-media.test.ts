@@ -118,15 +118,32 @@ describe('language engine', () => {
     expect(ofRule(r, 'lang-change-unmarked')[0]!.failureSummary).toContain('reads as French');
   });
 
+  it('asks for review of short passages in another language or script inside a paragraph, not of names, terms or code', async () => {
+    const r = await scan(
+      doc(
+        'en',
+        `${ENGLISH}<p id="fr-quote">As Saint-Exupéry put it, “L’essentiel est invisible pour les yeux, on ne voit bien qu’avec le cœur”, and we agree.</p>` +
+          '<p id="ru-quote">Tolstoy opens with «Все счастливые семьи похожи друг на друга» in his novel.</p>' +
+          '<p id="he-run">The sign at the door said שלום עליכם to every visitor.</p>' +
+          '<p id="ok-marked">As Saint-Exupéry put it, <q lang="fr">L’essentiel est invisible pour les yeux, on ne voit bien qu’avec le cœur</q>.</p>' +
+          '<p id="ok-ru-marked">Tolstoy opens with <span lang="ru">«Все счастливые семьи похожи друг на друга»</span>.</p>' +
+          '<p id="ok-terms">Let α and β be the angles; the café in Zürich served a naïve latte, c’est la vie. Run <code>print("Привет мир, как дела")</code> to test.</p>',
+      ),
+    );
+    expect(at(r, 'lang-change-unmarked')).toEqual({ '#fr-quote': 'needs_review', '#ru-quote': 'needs_review', '#he-run': 'needs_review' });
+    expect(ofRule(r, 'lang-change-unmarked').find((f) => f.elementSelector === '#ru-quote')!.failureSummary).toContain('Cyrillic');
+  });
+
   it('finds right-to-left text laid out left to right, and left-to-right text forced right to left', async () => {
     const r = await scan(
       doc(
         'en',
         `${ENGLISH}<p lang="ar" id="ar-ltr">الإعفاء الإلكتروني من التأشيرة للزوار</p><p lang="ar" dir="rtl" id="ar-rtl">الإعفاء الإلكتروني من التأشيرة للزوار</p>` +
-          '<p dir="rtl" id="en-rtl">Electronic visa waiver for visitors</p><p id="en-ltr">Electronic visa waiver for visitors</p>',
+          '<p dir="rtl" id="en-rtl">Electronic visa waiver for visitors</p><p id="en-ltr">Electronic visa waiver for visitors</p>' +
+          '<p lang="he" id="he-mixed">ההרשמה לכנס באתר Eventbrite נסגרת ביום חמישי</p>',
       ),
     );
-    expect(at(r, 'text-direction-mismatch')).toEqual({ '#ar-ltr': 'needs_review', '#en-rtl': 'needs_review' });
+    expect(at(r, 'text-direction-mismatch')).toEqual({ '#ar-ltr': 'needs_review', '#en-rtl': 'needs_review', '#he-mixed': 'needs_review' });
     expect(ofRule(r, 'text-direction-mismatch')[0]!.wcagCriterion).toBe('1.3.2');
   });
 });

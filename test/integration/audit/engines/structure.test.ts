@@ -132,17 +132,21 @@ describe('structure engine: images and sensory references', () => {
     const fail = await scan(`
       <p id="menu-right">Find the menu on the right, to navigate</p>
       <p id="star">More examples can be found when you look underneath the star</p>
+      <p id="beep">Start speaking when you hear the beep.</p>
+      <p id="in-red">Required fields are marked in red.</p>
       <p id="track">We are on the right track with this release, and the table below shows why.</p>
       <p id="offscreen" style="position:absolute;top:-9999em">Find the sidebar on the left for more.</p>
       <ul><li><a href="#c">Contact</a></li></ul>
     `);
-    expect(at(fail, 'sensory-reference')).toEqual({ '#menu-right': 'needs_review', '#star': 'needs_review' });
+    expect(at(fail, 'sensory-reference')).toEqual({ '#menu-right': 'needs_review', '#star': 'needs_review', '#beep': 'needs_review', '#in-red': 'needs_review' });
     expect(ofRule(fail, 'sensory-reference')[0]!.data.sensory).toMatchObject({ noun: 'menu', kind: 'position' });
     const pass = await scan(`
       <p id="labelled">Click the button labelled "howdy", on the right, for a surprise</p>
       <p id="nav-right">Find the navigation on the right, for the other links</p>
       <nav><ul><li><a href="#c">Contact</a></li></ul></nav>
       <p id="round">Click the round button, for a surprise</p>
+      <p id="beep-ok">Start speaking when you hear the beep or see the light turn on.</p>
+      <p id="red-ok">Required fields are marked in red and with an asterisk (*).</p>
       <button>Round button</button><button>Other</button>
     `);
     expect(ofRule(pass, 'sensory-reference')).toEqual([]);

@@ -157,6 +157,35 @@ describe('references to position, shape or colour', () => {
     expect(sensoryReference('More examples can be found when you look underneath the star', ctx())).toMatchObject({ kind: 'near-shape', noun: 'star' });
   });
 
+  it('finds actions on a shape, cues by sound only, and meaning carried by colour only', () => {
+    expect(sensoryReference('To start, click the square.', ctx())).toMatchObject({ kind: 'shape-or-colour', noun: 'square' });
+    expect(sensoryReference('Tap the red circle to stop the recording', ctx())).toMatchObject({ noun: 'circle' });
+    expect(sensoryReference('Use the round icon to open the menu', ctx())).toMatchObject({ noun: 'icon' });
+    expect(sensoryReference('Start speaking when you hear the beep.', ctx())).toMatchObject({ kind: 'sound', noun: 'beep' });
+    expect(sensoryReference('Leave your message after the tone.', ctx())).toMatchObject({ kind: 'sound', noun: 'tone' });
+    expect(sensoryReference('Required fields are marked in red.', ctx())).toMatchObject({ kind: 'colour-meaning', noun: 'red' });
+    expect(sensoryReference('The dates in green are available for booking.', ctx())).toMatchObject({ kind: 'colour-meaning', noun: 'green' });
+    expect(sensoryReference('The green mushrooms listed here are OK to eat. The red mushrooms will kill you.', ctx())).toMatchObject({ kind: 'colour-meaning', noun: 'green' });
+    expect(sensoryReference('Click the green button to pay', ctx({ buttonNames: ['Pay', 'Cancel'] }))).toMatchObject({ noun: 'button' });
+    expect(sensoryReference('Pick the box on the right for the larger size.', ctx())).toMatchObject({ noun: 'box', kind: 'position' });
+  });
+
+  it('leaves shapes, sounds and colours that are not the only cue alone', () => {
+    for (const t of [
+      'Press the square brackets key to index the list.',
+      'Take the square root of the variance.',
+      'Required fields are marked in red and with an asterisk (*).',
+      'Start speaking when you hear the beep or see the light turn on.',
+      'The sound of the sea was heard all night.',
+      'We painted the fence in red last summer, and it looks fine.',
+      'The red fox ran past the green hills and the red barn.',
+      'The function returns the tone of the message as a string.',
+      'Errors are highlighted in red by the terminal, with the word ERROR before them.',
+    ]) {
+      expect(sensoryReference(t, ctx()), t).toBeNull();
+    }
+  });
+
   it('accepts references that also name the thing', () => {
     expect(sensoryReference('Click the button labelled "howdy", on the right, for a surprise', ctx())).toBeNull();
     expect(sensoryReference('look underneath the star or search for the “Examples” heading', ctx())).toBeNull();
@@ -179,6 +208,7 @@ describe('references to position, shape or colour', () => {
   it('gives the page patterns that match what the decider looks at', () => {
     const res = SENSORY_PATTERN_SOURCES.map((s) => new RegExp(s, 'iu'));
     expect(res.some((r) => r.test('Find the menu on the right'))).toBe(true);
+    for (const t of ['Speak when you hear the beep', 'click the square', 'Fields marked in red are required']) expect(res.some((r) => r.test(t)), t).toBe(true);
     expect(res.some((r) => r.test('nothing here'))).toBe(false);
   });
 });
