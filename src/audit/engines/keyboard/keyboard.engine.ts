@@ -114,7 +114,8 @@ export const keyboardEngine: ScanEngine = {
       debug('walk', JSON.stringify(positions), walk, state, { tabbable });
       // Scripts that move focus from a timer race with quickly sent keys (two such timers can
       // bounce focus between elements for ever): walk again at a human pace, from a fresh page.
-      const paced = state.late > 0;
+      // Not on a flow's end state: it cannot be loaded again without running the flow (and sending its forms) again.
+      const paced = state.late > 0 && !session.fromFlow;
       if (paced) {
         await withNavigation(page, () => page.reload({ waitUntil: 'load', timeout: 15_000 }));
         await ensureInPage(page);
@@ -155,7 +156,8 @@ export const keyboardEngine: ScanEngine = {
       lap('not focusable');
 
       // 5. Operating things with keys: dialogs, custom buttons, choices that change the context.
-      if (page.url() === startUrl && !session.signal?.aborted) {
+      // Operating the page may change it for good; a flow's end state could not be put back.
+      if (page.url() === startUrl && !session.fromFlow && !session.signal?.aborted) {
         const op = await checkOperation(page, cdp, (await listeners()).hover ?? []);
         findings.push(...op.findings);
         lap('operation');
