@@ -19,6 +19,7 @@
 //   --add-engines f.ts[,g.ts]  also run every ScanEngine exported by these files (an engine not
 //                     yet registered in engines/index.ts), and read their ACT_RULES export
 //   --json FILE       write every figure as JSON (for the README table)
+//   --baseline FILE   an earlier run's --json: the per-criterion tables print "before → after"
 //   --save-scans FILE append every page's findings and timings to FILE (JSON lines) as it is scanned
 //   --resume          with --save-scans: take the pages already in FILE from it, scan only the rest
 //   --replay FILE     score saved scans again, without Chromium (engines as when saved; ACT_RULES
@@ -30,10 +31,10 @@
 // `actIds`; an engine module's optional `export const ACT_RULES: Record<ruleId, actRuleId[]>`).
 // Chromium: $CHROMIUM_PATH, else Playwright's, else /usr/bin/chromium; host names other than
 // loopback do not resolve, so the run does not depend on the network.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { runAct } from './accuracy/act.ts';
-import { runGds } from './accuracy/gds.ts';
+import { runAct, type ActReport } from './accuracy/act.ts';
+import { runGds, type GdsReport } from './accuracy/gds.ts';
 import { runIpython } from './accuracy/ipython.ts';
 import { axeCoreRules, createScanner, loadEngines, plainAxeContrast, readSavedScans, replayScanner, savingScanner, type Scanner } from './accuracy/runner.ts';
 
@@ -48,6 +49,7 @@ const { values } = parseArgs({
     engines: { type: 'string' },
     'add-engines': { type: 'string' },
     json: { type: 'string' },
+    baseline: { type: 'string' },
     'save-scans': { type: 'string' },
     resume: { type: 'boolean', default: false },
     replay: { type: 'string' },
@@ -64,6 +66,10 @@ const { engines, actMap, declaredBy } = await loadEngines({ only: list(values.en
 const axe = axeCoreRules();
 if (values.resume && !values['save-scans']) throw new Error('--resume needs --save-scans FILE');
 const replay = values.replay ? readSavedScans(values.replay) : undefined;
+/** An earlier run's figures (--json), for the per-criterion "before → after". */
+const baseline = values.baseline
+  ? (JSON.parse(readFileSync(values.baseline, 'utf8')) as { act?: { byCriterion?: ActReport['byCriterion'] }; gds?: { byCriterion?: GdsReport['byCriterion'] } })
+  : undefined;
 const engineIds = replay?.engines ?? engines.map((e) => e.id);
 const concurrency = Number(values.concurrency);
 console.log(
@@ -88,8 +94,8 @@ const out: Record<string, unknown> = {
 };
 try {
   for (const suite of suites) {
-    if (suite === 'act') out.act = await runAct({ scanner, onlyRules: list(values.rules), actMap, axeCoreIds: axe.ids, engineIds, verbose: values.verbose! });
-    if (suite === 'gds') out.gds = await runGds({ scanner, axeCoreIds: axe.ids, engineIds, verbose: values.verbose! });
+    if (suite === 'act') out.act = await runAct({ scanner, onlyRules: list(values.rules), actMap, axeCoreIds: axe.ids, engineIds, verbose: values.verbose!, baseline: baseline?.act?.byCriterion });
+    if (suite === 'gds') out.gds = await runGds({ scanner, axeCoreIds: axe.ids, engineIds, verbose: values.verbose!, baseline: baseline?.gds?.byCriterion });
     if (suite === 'ipython') out.ipython = await runIpython({ scanner, axeCoreIds: axe.ids, limit: values.limit ? Number(values.limit) : undefined, verbose: values.verbose! });
   }
 } finally {

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
+  actByCriterion,
   actGoals,
   caseVerdict,
   LINK_PURPOSE_RULES,
@@ -10,13 +11,14 @@ import {
   ruleCriteria,
   scoreActView,
   type ActCaseResult,
+  type ActCriterionRow,
   type ActMap,
   type ActRuleInfo,
   type ActViewScore,
   type Expected,
   type Finding,
 } from './scoring.ts';
-import { engineTimings, printEngineErrors, printGoals, printTimings, shorten, table } from './report.ts';
+import { engineTimings, printByCriterion, printEngineErrors, printGoals, printTimings, shorten, table } from './report.ts';
 import type { PageScan, Scanner } from './runner.ts';
 import { AXE_BEST_PRACTICE_CRITERIA } from '../../src/shared/rules/index.ts';
 import { startStaticServer } from '../../test/support/static-server.ts';
@@ -76,6 +78,8 @@ export interface ActReport {
   failedCases: number;
   rules: ActRuleInfo[];
   views: Record<string, ActViewScore>;
+  /** Per WCAG criterion: failed cases of the rules mapping to it, flagged / confirmed by each view. */
+  byCriterion: ActCriterionRow[];
   goals: ReturnType<typeof actGoals>;
   calibration: { axeCoreConfirmed: number; expected: string; orientationLockConfirmed: number };
   pageErrors: Array<{ ruleId: string; path: string; expected: Expected; error: string }>;
@@ -84,7 +88,16 @@ export interface ActReport {
   seconds: number;
 }
 
-export async function runAct(opts: { scanner: Scanner; onlyRules?: string[]; actMap: ActMap; axeCoreIds: ReadonlySet<string>; engineIds: string[]; verbose: boolean }): Promise<ActReport> {
+export async function runAct(opts: {
+  scanner: Scanner;
+  onlyRules?: string[];
+  actMap: ActMap;
+  axeCoreIds: ReadonlySet<string>;
+  engineIds: string[];
+  verbose: boolean;
+  /** An earlier run's per-criterion figures (its --json), printed beside these. */
+  baseline?: ActCriterionRow[];
+}): Promise<ActReport> {
   const { cases, rules } = loadActCases(opts.onlyRules);
   const site = await startStaticServer({}, { root: ACT_SITE });
   const t0 = performance.now();
@@ -118,6 +131,7 @@ export async function runAct(opts: { scanner: Scanner; onlyRules?: string[]; act
     failedCases: svc.totals.failed,
     rules: [...rules.values()],
     views,
+    byCriterion: actByCriterion(results, rules, opts.actMap, viewNames),
     goals: actGoals(svc),
     calibration: {
       axeCoreConfirmed: axe.totals.confirmed,
@@ -135,6 +149,7 @@ export async function runAct(opts: { scanner: Scanner; onlyRules?: string[]; act
     seconds,
   };
   printAct(report, scans, opts.verbose);
+  printByCriterion('ACT failed cases per WCAG criterion of their rule', report.byCriterion, opts.baseline);
   return report;
 }
 

@@ -3,9 +3,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { viewsOf } from './act.ts';
-import { engineTimings, printEngineErrors, printGoals, printTimings, shorten, table } from './report.ts';
+import { engineTimings, printByCriterion, printEngineErrors, printGoals, printTimings, shorten, table } from './report.ts';
 import type { PageScan, Scanner } from './runner.ts';
-import { barrierVerdict, type BarrierVerdict, type Finding, type Goal } from './scoring.ts';
+import { barrierVerdict, gdsByCriterion, type BarrierVerdict, type CriterionCount, type Finding, type Goal } from './scoring.ts';
 import { startStaticServer, urlPath } from '../../test/support/static-server.ts';
 
 const GDS = path.resolve(import.meta.dirname, '..', '..', '..', 'shared', 'corpora', 'gds-audit');
@@ -29,6 +29,8 @@ type Tally = { confirmed: number; needsReview: number; found: number };
 export interface GdsReport {
   barriers: number;
   views: Record<string, { loose: Tally; strict: Tally }>;
+  /** Per WCAG criterion: barriers each view found with a finding under it (loose). */
+  byCriterion: Array<{ criterion: string; views: Record<string, CriterionCount> }>;
   categories: Array<{ category: string; barriers: number; service: number; serviceStrict: number; axeCore: number; axe2018: number; sortsite2018: number }>;
   list: Array<{ id: number; category: string; barrier: string; service: BarrierVerdict; serviceStrict: BarrierVerdict; axeCore: BarrierVerdict }>;
   pageErrors: Array<{ page: string; error: string }>;
@@ -43,7 +45,14 @@ function tally(vs: readonly BarrierVerdict[]): Tally {
   return { confirmed, needsReview, found: confirmed + needsReview };
 }
 
-export async function runGds(opts: { scanner: Scanner; axeCoreIds: ReadonlySet<string>; engineIds: string[]; verbose: boolean }): Promise<GdsReport> {
+export async function runGds(opts: {
+  scanner: Scanner;
+  axeCoreIds: ReadonlySet<string>;
+  engineIds: string[];
+  verbose: boolean;
+  /** An earlier run's per-criterion figures (its --json), printed beside these. */
+  baseline?: GdsReport['byCriterion'];
+}): Promise<GdsReport> {
   const barriers = JSON.parse(readFileSync(path.join(GDS, 'barriers.json'), 'utf8')) as Barrier[];
   const pages = [...new Set([TEMPLATE, ...barriers.flatMap((b) => [b.page, ...b.linked_example_pages])])];
   const site = await startStaticServer({}, { root: path.join(GDS, 'site') });
@@ -71,6 +80,7 @@ export async function runGds(opts: { scanner: Scanner; axeCoreIds: ReadonlySet<s
     all[v] = { loose: verdicts(v, false), strict: verdicts(v, true) };
     views[v] = { loose: tally(all[v].loose), strict: tally(all[v].strict) };
   }
+  const byCriterion = gdsByCriterion(Object.fromEntries(Object.entries(all).map(([v, x]) => [v, x.loose])));
   const svc = all.service!;
   const axe = all['axe-core']!;
   const categories = [...new Set(barriers.map((b) => b.category))].map((category) => {
@@ -90,6 +100,7 @@ export async function runGds(opts: { scanner: Scanner; axeCoreIds: ReadonlySet<s
   const report: GdsReport = {
     barriers: barriers.length,
     views,
+    byCriterion,
     categories,
     list: barriers.map((b, i) => ({ id: b.id, category: b.category, barrier: b.barrier, service: svc.loose[i]!, serviceStrict: svc.strict[i]!, axeCore: axe.loose[i]! })),
     pageErrors: pages.map((p) => ({ page: p, error: byPage.get(p)!.error })).filter((x): x is { page: string; error: string } => !!x.error),
@@ -101,6 +112,7 @@ export async function runGds(opts: { scanner: Scanner; axeCoreIds: ReadonlySet<s
     seconds,
   };
   printGds(report, scans, opts.verbose);
+  printByCriterion('GDS barriers found (loose) per WCAG criterion of the findings that found them', report.byCriterion, opts.baseline);
   return report;
 }
 

@@ -1,5 +1,5 @@
 // Plain-text tables and shared figures for the accuracy suites.
-import { meanMedian, type Goal } from './scoring.ts';
+import { meanMedian, type CriterionCount, type Goal } from './scoring.ts';
 import type { PageScan } from './runner.ts';
 
 export function table(headers: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number>>, align?: string): string {
@@ -13,6 +13,35 @@ export function table(headers: readonly string[], rows: ReadonlyArray<ReadonlyAr
       .join('  ')
       .trimEnd();
   return [line(cells[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
+}
+
+/** Per WCAG criterion, each view's flagged/confirmed count; with a baseline (an earlier --json), `before → after`. */
+export function printByCriterion(
+  title: string,
+  rows: ReadonlyArray<{ criterion: string; failed?: number; views: Record<string, CriterionCount> }>,
+  baseline?: ReadonlyArray<{ criterion: string; failed?: number; views: Record<string, CriterionCount> }>,
+): void {
+  const views = [...new Set(rows.flatMap((r) => Object.keys(r.views)))];
+  const before = new Map((baseline ?? []).map((r) => [r.criterion, r]));
+  const criteria = [...new Set([...rows.map((r) => r.criterion), ...before.keys()])].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  const fmt = (c?: CriterionCount) => (c ? `${c.flagged}/${c.confirmed}` : '-');
+  const withFailed = rows.some((r) => r.failed !== undefined);
+  console.log(`\n${title}: flagged/confirmed per view${baseline ? ', before → after (before: --baseline)' : ''}`);
+  console.log(
+    table(
+      ['criterion', ...(withFailed ? ['failed'] : []), ...views],
+      criteria.map((c) => {
+        const now = rows.find((r) => r.criterion === c);
+        const was = before.get(c);
+        return [
+          c,
+          ...(withFailed ? [String(now?.failed ?? was?.failed ?? 0)] : []),
+          ...views.map((v) => (baseline ? `${fmt(was?.views[v])} → ${fmt(now?.views[v])}` : fmt(now?.views[v]))),
+        ];
+      }),
+      'l' + (withFailed ? 'r' : '') + 'r'.repeat(views.length),
+    ),
+  );
 }
 
 export function printGoals(title: string, goals: readonly Goal[]): void {

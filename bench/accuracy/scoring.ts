@@ -324,6 +324,57 @@ export function scoreActView(view: string, cases: readonly ActCaseResult[], rule
   };
 }
 
+// ---- per criterion --------------------------------------------------------------------------------
+
+/** What one view finds under one WCAG criterion: `flagged` (confirmed or needs_review), of which `confirmed`. */
+export interface CriterionCount {
+  flagged: number;
+  confirmed: number;
+}
+
+/** ACT, per criterion: the failed cases of the rules that map to it, and how many each view flags (as the rule scoring does). */
+export interface ActCriterionRow {
+  criterion: string;
+  failed: number;
+  views: Record<string, CriterionCount>;
+}
+
+export function actByCriterion(cases: readonly ActCaseResult[], rules: ReadonlyMap<string, ActRuleInfo>, actMap: ActMap, viewNames: readonly string[]): ActCriterionRow[] {
+  const rows = new Map<string, ActCriterionRow>();
+  for (const c of cases) {
+    const rule = rules.get(c.ruleId);
+    if (!rule || c.expected !== 'failed') continue;
+    const crit = new Set(rule.criteria);
+    for (const criterion of rule.criteria) {
+      const row = rows.get(criterion) ?? { criterion, failed: 0, views: Object.fromEntries(viewNames.map((v) => [v, { flagged: 0, confirmed: 0 }])) };
+      rows.set(criterion, row);
+      row.failed++;
+      for (const v of viewNames) {
+        const { outcome } = caseVerdict(c.views[v] ?? [], c.ruleId, crit, actMap);
+        if (outcome) row.views[v]!.flagged++;
+        if (outcome === 'confirmed') row.views[v]!.confirmed++;
+      }
+    }
+  }
+  return [...rows.values()].sort((a, b) => byNumber(a.criterion, b.criterion));
+}
+
+/** GDS, per criterion: the barriers each view found with a finding under it (a barrier found under two criteria counts under both). */
+export function gdsByCriterion(verdicts: Readonly<Record<string, readonly BarrierVerdict[]>>): Array<{ criterion: string; views: Record<string, CriterionCount> }> {
+  const rows = new Map<string, Record<string, CriterionCount>>();
+  for (const [view, list] of Object.entries(verdicts)) {
+    for (const b of list) {
+      for (const [criterion, confirmed] of Object.entries(b.criteria)) {
+        const row = rows.get(criterion) ?? Object.fromEntries(Object.keys(verdicts).map((v) => [v, { flagged: 0, confirmed: 0 }]));
+        rows.set(criterion, row);
+        row[view]!.flagged++;
+        if (confirmed) row[view]!.confirmed++;
+      }
+    }
+  }
+  return [...rows.entries()].map(([criterion, views]) => ({ criterion, views })).sort((a, b) => byNumber(a.criterion, b.criterion));
+}
+
 export function pct(n: number, of: number): number {
   return of ? Math.round((1000 * n) / of) / 10 : 0;
 }
@@ -385,6 +436,8 @@ export interface BarrierVerdict {
   outcome: Outcome | null;
   /** Distinct rule ids (with criterion) of the findings that found it, confirmed first. */
   rules: string[];
+  /** Every criterion of those findings (primary and further), true where a confirmed one is under it. */
+  criteria: Record<string, boolean>;
 }
 
 /** A barrier is found when its page, or one of its linked example pages, has a finding the template lacks. */
@@ -392,7 +445,9 @@ export function barrierVerdict(pages: ReadonlyArray<readonly Finding[]>, templat
   const extra = pages.flatMap((p) => beyondTemplate(p, template, strict));
   const outcome = extra.some((f) => f.type === 'confirmed') ? 'confirmed' : extra.length ? 'needs_review' : null;
   const sorted = [...extra].sort((a, b) => (a.type === b.type ? 0 : a.type === 'confirmed' ? -1 : 1));
-  return { outcome, rules: [...new Set(sorted.map((f) => `${f.ruleId} ${f.criterion}${f.type === 'confirmed' ? '' : ' (NR)'}`))] };
+  const criteria: Record<string, boolean> = {};
+  for (const f of extra) for (const c of f.criteria ?? [f.criterion]) criteria[c] = criteria[c] === true || f.type === 'confirmed';
+  return { outcome, rules: [...new Set(sorted.map((f) => `${f.ruleId} ${f.criterion}${f.type === 'confirmed' ? '' : ' (NR)'}`))], criteria };
 }
 
 // ---- ipython: contrast before (axe alone) and after (service) ------------------------------------
