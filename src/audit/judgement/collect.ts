@@ -182,7 +182,10 @@ export async function collectJudgementCandidates(page: Page, known: readonly Fin
       new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), JUDGEMENT_CAPS.timeMs))),
     ]);
     if (!found) return undefined;
-    const decided = new Set(known.filter((f) => f.type === 'confirmed').map((f) => `${f.wcagCriterion}\u0000${f.elementSelector}`));
+    // Decided under any criterion a confirmed finding fails (a confirmed link-name is 4.1.2 first, 2.4.4 too).
+    const decided = new Set(
+      known.filter((f) => f.type === 'confirmed').flatMap((f) => (f.wcagCriteria?.length ? f.wcagCriteria : [f.wcagCriterion]).map((c) => `${c}\u0000${f.elementSelector}`)),
+    );
     return { pageLang: found.pageLang, candidates: found.candidates.filter((c) => !decided.has(`${JUDGEMENT_RULES[c.kind].criterion}\u0000${c.selector}`)) };
   } catch {
     return undefined;

@@ -55,6 +55,9 @@ export const RESOURCE_QUIET_MS = 50;
 
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
 
+/** How a page's own redirect (script, meta refresh) can fail after its document arrived: the place it sent the browser did not answer. */
+const OWN_REDIRECT_FAILURES: ReadonlySet<string> = new Set(['connection_failed', 'forbidden_target', 'dns_error', 'connection_refused', 'tls_error']);
+
 /** Storage a page can leave for the next one of the same origin; the HTTP cache is kept on purpose. */
 const PAGE_STORAGE = 'cookies,local_storage,indexeddb,websql,file_systems,cache_storage,service_workers,shared_storage,storage_buckets';
 
@@ -193,6 +196,15 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
    */
   async function navigateOrStay(url: string, lopts: LoadOptions, again = true): Promise<OpenPageResult> {
     let firstDocument: number | undefined;
+    /** A main-frame navigation the page itself started after its document arrived. */
+    let leftOnItsOwn = false;
+    const onRequest = (r: Request) => {
+      try {
+        if (firstDocument !== undefined && r.isNavigationRequest() && r.frame() === page.mainFrame()) leftOnItsOwn = true;
+      } catch {
+        // a service worker's request has no frame
+      }
+    };
     const onResponse = (r: Response) => {
       try {
         if (firstDocument === undefined && r.request().isNavigationRequest() && r.frame() === page.mainFrame() && !(r.status() >= 300 && r.status() < 400)) {
@@ -203,11 +215,15 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
       }
     };
     page.on('response', onResponse);
-    const first = await navigate(url, lopts).finally(() => page.off('response', onResponse));
+    page.on('request', onRequest);
+    const first = await navigate(url, lopts).finally(() => {
+      page.off('response', onResponse);
+      page.off('request', onRequest);
+    });
     // Where the page's own navigation failed after its document arrived, Chromium shows its error
     // page (chrome-error://) in its place: that is not the page either.
-    const wentAway = first.kind === 'loaded' ? !/^https?:/i.test(first.finalUrl) : first.error.code !== 'http_error' && first.error.code !== 'too_large';
-    if (!wentAway || firstDocument === undefined || firstDocument < 200 || firstDocument >= 300) return first;
+    const wentAway = first.kind === 'loaded' ? !/^https?:/i.test(first.finalUrl) : OWN_REDIRECT_FAILURES.has(first.error.code);
+    if (!wentAway || !leftOnItsOwn || firstDocument === undefined || firstDocument < 200 || firstDocument >= 300) return first;
     lopts.signal?.throwIfAborted();
     hold.release();
     await leaveForBlank(page);

@@ -101,6 +101,26 @@ export async function saveJudgements(db: Kysely<DB>, pageScanId: string, v: { fi
     let added = 0;
     let annotated = 0;
     for (const f of v.findings) {
+      // A heuristic finding of the same element that fails the criterion (as its primary or a
+      // further one) takes the verdict as a note: one barrier stays one issue.
+      const noted = await trx
+        .updateTable('findings')
+        .set({
+          data: sql`(data - 'ai') || jsonb_build_object(
+            'ai', ${JSON.stringify(f.data.ai ?? null)}::jsonb,
+            'alsoFlaggedBy', (select coalesce(jsonb_agg(distinct x), '[]'::jsonb) from jsonb_array_elements(coalesce(data->'alsoFlaggedBy', '[]'::jsonb) || to_jsonb(${f.ruleId}::text)) x))`,
+        })
+        .where('page_scan_id', '=', pageScanId)
+        .where('rule_id', 'not like', 'ai-%')
+        .where('element_selector', '=', f.elementSelector)
+        .where(sql<boolean>`wcag_criteria @> array[${f.wcagCriterion}]::text[]`)
+        .where(sql<boolean>`state is not distinct from ${f.state === null ? null : JSON.stringify(f.state)}::jsonb`)
+        .where(sql<boolean>`viewport is not distinct from ${f.viewport === null ? null : JSON.stringify(f.viewport)}::jsonb`)
+        .executeTakeFirst();
+      if (Number(noted.numUpdatedRows) > 0) {
+        annotated++;
+        continue;
+      }
       const r = await trx
         .insertInto('findings')
         .values(findingToRow(pageScanId, f))
@@ -121,7 +141,7 @@ export async function saveJudgements(db: Kysely<DB>, pageScanId: string, v: { fi
         .updateTable('findings')
         .set({ data: sql`data || jsonb_build_object('ai', ${JSON.stringify(p.ai)}::jsonb)` })
         .where('page_scan_id', '=', pageScanId)
-        .where('wcag_criterion', '=', p.criterion)
+        .where(sql<boolean>`wcag_criteria @> array[${p.criterion}]::text[]`)
         .where('element_selector', '=', p.selector)
         .where('state', 'is', null)
         .where(sql<boolean>`viewport is not distinct from ${p.viewport === null ? null : JSON.stringify(p.viewport)}::jsonb`)

@@ -222,7 +222,8 @@ export function createJudge(opts: JudgeOptions): Judge {
                   done = claimed;
                 }
                 if (done) {
-                  takeCached(got);
+                  // Claimed now: the other caller may have answered and let go since `got` was read.
+                  takeCached(claimed ? await cache.get(scope, namespace, keys) : got);
                   break;
                 }
               }

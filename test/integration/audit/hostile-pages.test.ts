@@ -53,6 +53,7 @@ describe('hostile pages end in a scan or a clear page error, and the next page s
       '/meta-b': html(plain('Meta B', '<meta http-equiv="refresh" content="0;url=/meta-a">')),
       '/meta-away': html(plain('Meta away', '<meta http-equiv="refresh" content="0; URL=\'https://w3.org/\'">')),
       '/script-away': html(plain('Script away', '<script>location.replace("http://127.0.0.1:1/gone")</script>')),
+      '/data.json': (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"a":1}'),
       '/download': (_req, res) => void res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="data.bin"' }).end(Buffer.alloc(2048)),
       '/sw.js': (_req, res) => void res.writeHead(200, { 'content-type': 'text/javascript' }).end(`self.addEventListener('fetch', (e) => e.respondWith(new Response('<title>hijacked</title>', { headers: { 'content-type': 'text/html' } })));`),
       '/service-worker': html(plain('Service worker', `<script>navigator.serviceWorker && navigator.serviceWorker.register('/sw.js').catch(() => {});</script>`)),
@@ -136,8 +137,11 @@ describe('hostile pages end in a scan or a clear page error, and the next page s
     await expectPlainPageStillScans();
   }, 90_000);
 
-  it('reports a download as not_html', async () => {
+  it('reports a download and a JSON document as not_html (each fetched once)', async () => {
     expect(await scan('/download')).toMatchObject({ kind: 'page-error', error: { code: 'not_html' } });
+    const before = server.hits.filter((h) => h === '/data.json').length;
+    expect(await scan('/data.json')).toMatchObject({ kind: 'page-error', error: { code: 'not_html' } });
+    expect(server.hits.filter((h) => h === '/data.json').length - before).toBe(1);
     await expectPlainPageStillScans();
   }, 60_000);
 

@@ -1,12 +1,11 @@
-import type { Dialog, Page, Route } from 'playwright';
+import type { Dialog, Page } from 'playwright';
 import { findEmptySubmitForms, readEmptySubmit, sendFormEmpty, type EmptySubmitOptions } from './empty-submit-collect.ts';
 import { emptySubmitFindings, type EmptySubmitDraft } from './empty-submit.ts';
 import { collectFormFacts } from './collect.ts';
 import { ERROR_TEXT_SOURCE } from './errors.ts';
 import { formFindings, type Draft } from './findings.ts';
 import { FORM_RULES } from '../../../shared/rules/forms.ts';
-import { ensureInPage } from '../../session/in-page.ts';
-import { LOAD_WAIT_MS, withNavigation } from '../../session/page-session.ts';
+import { withRequestsHeld } from '../../session/held-requests.ts';
 import type { CollectOptions } from './collect.ts';
 
 export const EMPTY_SUBMIT_LIMITS: EmptySubmitOptions = { maxForms: 2, maxFields: 60, maxTextNodes: 4000, textMax: 160 };
@@ -16,9 +15,11 @@ const SETTLE_MS = 600;
 /**
  * Sends each form with required-looking fields empty (WCAG 3.3.1, 3.3.3, F81) on the default
  * state of the page, and puts the page back. Nothing leaves the page while a form is sent: every
- * request of the page is aborted (`page.route`), a capturing `submit` listener cancels the
- * submission's navigation, dialogs are dismissed, and a new window is closed. Where the page
- * changed, it is reloaded, so the engines after this one see it as it loaded.
+ * request but what renders the page is refused (`withRequestsHeld`), a capturing `submit` listener
+ * cancels the submission's navigation, dialogs are dismissed, and a new window is closed. Once a
+ * form was sent, the page is put back (left for about:blank while requests are still held, so a
+ * timer the submit set cannot send anything later, then loaded again by its address: a GET), so
+ * the engines after this one see it as it loaded.
  *
  * Besides its own checks, it reads the forms engine's facts again after the submission: error
  * messages that only appear then are judged like the ones a page loads with (form-error-message,
@@ -34,22 +35,28 @@ export async function checkEmptySubmission(page: Page, collect: CollectOptions, 
     void d.dismiss().catch(() => {});
   };
   const onPopup = (p: Page) => void p.close().catch(() => {});
-  const abort = (route: Route) => void route.abort('blockedbyclient').catch(() => {});
-  let changed = false;
+  const address = page.url();
+  let sentAny = false;
   page.on('dialog', onDialog);
   page.on('popup', onPopup);
-  await page.route('**/*', abort);
   try {
+    await withRequestsHeld(page, () => sendEach(), () => (sentAny ? address : null));
+  } finally {
+    page.off('dialog', onDialog);
+    page.off('popup', onPopup);
+  }
+  return out;
+
+  async function sendEach(): Promise<void> {
     for (let i = 0; i < count; i++) {
       if (signal?.aborted) break;
       dialogs.length = 0;
       const sent = await page.evaluate(sendFormEmpty, { i, o: EMPTY_SUBMIT_LIMITS });
       if (!sent.ok) continue;
-      changed ||= sent.cleared;
+      sentAny = true;
       await page.waitForTimeout(SETTLE_MS);
       const form = await page.evaluate(readEmptySubmit, { i, o: EMPTY_SUBMIT_LIMITS });
       if (!form) continue;
-      changed ||= form.submitted > 0 || form.texts.length > 0 || dialogs.length > 0 || form.fields.some((f) => f.marks.length > 0 || f.nativeBubble);
       out.push(...emptySubmitFindings(form, dialogs));
       // The messages that appeared, judged as the forms engine judges messages on load.
       const after = formFindings(await page.evaluate(collectFormFacts, { ...collect, errorText: ERROR_TEXT_SOURCE })).drafts;
@@ -59,20 +66,5 @@ export async function checkEmptySubmission(page: Page, collect: CollectOptions, 
         out.push({ ...d, data: { ...d.data, state: 'empty-submit' } });
       }
     }
-  } finally {
-    await page.unroute('**/*', abort).catch(() => {});
-    page.off('dialog', onDialog);
-    page.off('popup', onPopup);
   }
-  if (changed) {
-    // The page's scripts marked fields and showed messages: the engines after this one get the
-    // page as it loaded.
-    try {
-      await withNavigation(page, () => page.reload({ waitUntil: 'load', timeout: LOAD_WAIT_MS }));
-      await ensureInPage(page);
-    } catch {
-      // The page did not come back in time: the findings stand, the next engines see what is there.
-    }
-  }
-  return out;
 }

@@ -2,6 +2,7 @@ import type { CDPSession, Page } from 'playwright';
 import type { FindingDraft } from '../../../shared/findings.ts';
 import { ensureInPage } from '../../session/in-page.ts';
 import { withNavigation } from '../../session/page-session.ts';
+import { withRequestsHeld } from '../../session/held-requests.ts';
 import { analyseWalk, keyHints } from './focus-walk.ts';
 import type { EngineResult, PageSession, ScanEngine } from '../engine.ts';
 import { KEYBOARD_RULES } from '../../../shared/rules/keyboard.ts';
@@ -158,15 +159,21 @@ export const keyboardEngine: ScanEngine = {
       // 5. Operating things with keys: dialogs, custom buttons, choices that change the context.
       // Operating the page may change it for good; a flow's end state could not be put back.
       if (page.url() === startUrl && !session.fromFlow && !session.signal?.aborted) {
-        const op = await checkOperation(page, cdp, (await listeners()).hover ?? []);
+        // Every request but what renders the page is refused while keys and clicks operate it (a
+        // custom "Delete" button must not reach the site), and the page is then put back as it
+        // loaded, by its address (a GET), before the network opens again.
+        let tried = false;
+        const op = await withRequestsHeld(
+          page,
+          async () => {
+            const r = await checkOperation(page, cdp, (await listeners()).hover ?? []);
+            tried = r.tried || r.changed;
+            return r;
+          },
+          () => (tried ? startUrl : null),
+        );
         findings.push(...op.findings);
         lap('operation');
-        if (op.changed) {
-          // The keys and clicks left the page in another state: the engines after this one see it
-          // as it loaded. Loaded again by its address (a GET: a page a form led to is not sent again).
-          await withNavigation(page, () => page.goto(startUrl, { waitUntil: 'load', timeout: 15_000 })).catch(() => null);
-          await ensureInPage(page).catch(() => {});
-        }
       }
       return { findings };
     } finally {
@@ -261,7 +268,8 @@ async function checkNotFocusable(page: Page, listenerIds: number[]): Promise<Fin
 
 // ---- 2.1.1, 2.4.3, 3.2.2: operating with keys ----------------------------------------------------
 
-async function checkOperation(page: Page, cdp: CDPSession | null, hoverIds: number[]): Promise<{ findings: FindingDraft[]; changed: boolean }> {
+/** `tried`: something was pressed, clicked or changed (the page is then put back, whatever it showed). */
+async function checkOperation(page: Page, cdp: CDPSession | null, hoverIds: number[]): Promise<{ findings: FindingDraft[]; changed: boolean; tried: boolean }> {
   const endAt = performance.now() + OPERATE_BUDGET_MS;
   const fx = new EffectsRecorder(page);
   const out: FindingDraft[] = [];
@@ -276,7 +284,7 @@ async function checkOperation(page: Page, cdp: CDPSession | null, hoverIds: numb
       probe(page, hoverCandidates, { listenerIds: hoverIds, cap: HOVER_CAP }),
     ]);
     debug('operate', { dialogs, buttons, choices, hovers });
-    if (dialogs.length + buttons.length + choices.length + hovers.length === 0) return { findings: [], changed: false };
+    if (dialogs.length + buttons.length + choices.length + hovers.length === 0) return { findings: [], changed: false, tried: false };
     await fx.install();
     // A page that changes by itself (a clock, a carousel) makes every key look as if it did something.
     await fx.start(null);
@@ -331,5 +339,5 @@ async function checkOperation(page: Page, cdp: CDPSession | null, hoverIds: numb
   } finally {
     await fx.remove();
   }
-  return { findings: out, changed };
+  return { findings: out, changed, tried: true };
 }
