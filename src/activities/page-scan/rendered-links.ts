@@ -1,7 +1,7 @@
 import { addRenderedLinks, crawlPageDepth, dropRenderedPage, renderedLinkOrigin } from '../../db/repositories/rendered-link.repository.ts';
 import type { Database } from '../../db/database.ts';
 import { saveCrawlPageWays } from '../../db/repositories/scan.repository.ts';
-import { MAX_WAYS_LINKS } from '../../shared/page-titles.ts';
+import { MAX_WAYS_CHARS, MAX_WAYS_LINKS } from '../../shared/page-titles.ts';
 import type { Logger } from '../../logger.ts';
 import type { PageError } from '../../shared/contracts.ts';
 import { urlWithinLimit } from '../../shared/limits.ts';
@@ -47,7 +47,13 @@ export async function handOverRenderedLinks(
     if (u && u !== own && urlWithinLimit(u) && sameSite(u, v.url) && !looksLikeAsset(u)) urls.add(u);
   }
   // What finalization needs to decide WCAG 2.4.5 Multiple Ways over the crawl (multiple-ways.ts).
-  await saveCrawlPageWays(deps.db, v.scanId, { search: view.search, links: [...urls].slice(0, MAX_WAYS_LINKS) });
+  const kept: string[] = [];
+  let chars = 0;
+  for (const u of urls) {
+    if (kept.length >= MAX_WAYS_LINKS || (chars += u.length) > MAX_WAYS_CHARS) break;
+    kept.push(u);
+  }
+  await saveCrawlPageWays(deps.db, v.scanId, { search: view.search, links: kept });
   const depth = await crawlPageDepth(deps.db, v.crawlId, v.pageId);
   if (depth === undefined) return undefined;
   await addRenderedLinks(deps.db, { crawlId: v.crawlId, urls: [...urls], depth: depth + 1, foundOn: v.url, foundOnHash: view.textHash || null });
