@@ -1,6 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { DiscoveredVia, InteractionState, ScanCoverage, ViewportName } from '../shared/contracts.ts';
 import type { JudgementCandidate } from '../shared/judgement.ts';
+import type { PageWaysFacts } from '../shared/page-titles.ts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string | T, string | T>;
@@ -24,6 +25,8 @@ export interface PageScansTable {
   issues_left_out: Json<{ total: number; byRule: Record<string, number> }> | null;
   /** What the scan checked beyond the default state: viewports (tagged crawls) and the states' triggers. */
   coverage: Json<ScanCoverage> | null;
+  /** A crawl page's same-site links and whether it offers a search (WCAG 2.4.5 at finalization). */
+  ways: Json<PageWaysFacts> | null;
   error: Json<{ code: string; message: string }> | null;
   client_ip: string | null;
   /** Changes of a single-page scan's row (1 when written), the id of its live-progress events. */

@@ -52,9 +52,24 @@ export function sharedTitles<T>(pages: readonly TitledPage<T>[], minPages = MIN_
     .sort((a, b) => b.pages.length - a.pages.length || a.title.localeCompare(b.title));
 }
 
-/** A scanned page of the crawl, for checks that need every page at once (shared titles). */
+/** A scanned page of the crawl, for checks that need every page at once (shared titles, multiple ways). */
 export interface CrawlPageForChecks {
   pageScanId: string;
   url: string;
   title: string | null;
+  /** Its rendered links and search form (null: not collected, e.g. a flow's end state or an older scan). */
+  ways?: PageWaysFacts | null;
+}
+
+/** Most same-site links kept per crawl page for the Multiple Ways check. */
+export const MAX_WAYS_LINKS = 500;
+/** Characters of those links kept per page at most (long URLs: a row stays small). */
+export const MAX_WAYS_CHARS = 100_000;
+
+/** What a crawl page's scan saw of the ways to other pages (`page_scans.ways`). */
+export interface PageWaysFacts {
+  /** The page offers a search (a search landmark, `input[type=search]`, a form field named q/query/search/s). */
+  search: boolean;
+  /** Its same-site links, normalised as rendered discovery normalises them, distinct, at most MAX_WAYS_LINKS (and MAX_WAYS_CHARS). */
+  links: string[];
 }

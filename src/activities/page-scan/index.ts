@@ -261,7 +261,7 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
               flow?.scan,
             );
       // Rendered discovery: the page's links go to discovery, or the page itself goes (see rendered-links.ts).
-      const notAPage = await handOverRenderedLinks(deps, { crawlId: input.crawlId, pageId: page.id, url: page.url, result });
+      const notAPage = await handOverRenderedLinks(deps, { crawlId: input.crawlId, pageId: page.id, scanId: row.id, url: page.url, result });
       if (notAPage) return { kind: 'page-error', error: notAPage };
       await recordCrawlPageScan(deps.db, { crawlId: input.crawlId, pageId: page.id, scanId: row.id, error: result.kind === 'scanned' ? null : result.error });
       if (result.kind === 'page-error') return { kind: 'page-error', error: result.error };

@@ -1,5 +1,7 @@
 import { addRenderedLinks, crawlPageDepth, dropRenderedPage, renderedLinkOrigin } from '../../db/repositories/rendered-link.repository.ts';
 import type { Database } from '../../db/database.ts';
+import { saveCrawlPageWays } from '../../db/repositories/scan.repository.ts';
+import { MAX_WAYS_CHARS, MAX_WAYS_LINKS } from '../../shared/page-titles.ts';
 import type { Logger } from '../../logger.ts';
 import type { PageError } from '../../shared/contracts.ts';
 import { urlWithinLimit } from '../../shared/limits.ts';
@@ -16,11 +18,12 @@ export type NotAPage = PageError;
  * rendered link may turn out to be none: the app's own "not found" view (a broken link, as an
  * HTTP 404 is) or, for a fragment route, the same view as the page that linked to it (an app that
  * ignores the fragment). Such a page is taken back out of the crawl and its error returned. Any
- * other page hands its rendered links to discovery, at its depth + 1.
+ * other page hands its rendered links to discovery, at its depth + 1, and keeps them (with whether
+ * it offers a search) on its scan for the Multiple Ways check.
  */
 export async function handOverRenderedLinks(
   deps: { db: Database; logger: Logger },
-  v: { crawlId: string; pageId: string; url: string; result: ScanUrlResult },
+  v: { crawlId: string; pageId: string; scanId: string; url: string; result: ScanUrlResult },
 ): Promise<NotAPage | undefined> {
   const { result } = v;
   if (result.kind !== 'scanned' || !result.view) return undefined;
@@ -37,14 +40,22 @@ export async function handOverRenderedLinks(
         : { code: 'http_error', message: `the route shows the same view as ${origin.foundOn}, which links to it: not a page of its own` };
     }
   }
-  const depth = await crawlPageDepth(deps.db, v.crawlId, v.pageId);
-  if (depth === undefined) return undefined;
   const own = normalizeRenderedUrl(v.url);
   const urls = new Set<string>();
   for (const link of result.links ?? []) {
     const u = normalizeRenderedUrl(link);
     if (u && u !== own && urlWithinLimit(u) && sameSite(u, v.url) && !looksLikeAsset(u)) urls.add(u);
   }
+  // What finalization needs to decide WCAG 2.4.5 Multiple Ways over the crawl (multiple-ways.ts).
+  const kept: string[] = [];
+  let chars = 0;
+  for (const u of urls) {
+    if (kept.length >= MAX_WAYS_LINKS || (chars += u.length) > MAX_WAYS_CHARS) break;
+    kept.push(u);
+  }
+  await saveCrawlPageWays(deps.db, v.scanId, { search: view.search, links: kept });
+  const depth = await crawlPageDepth(deps.db, v.crawlId, v.pageId);
+  if (depth === undefined) return undefined;
   await addRenderedLinks(deps.db, { crawlId: v.crawlId, urls: [...urls], depth: depth + 1, foundOn: v.url, foundOnHash: view.textHash || null });
   return undefined;
 }

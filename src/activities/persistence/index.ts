@@ -10,6 +10,7 @@ import { FAILURE_TYPES, type PageError, type ScanStage, type ScanStatus, type Vi
 import type { Logger } from '../../logger.ts';
 import { engineSummary } from '../ai-enrichment/index.ts';
 import { sharedTitleFindings } from '../../audit/crawl-checks/shared-titles.ts';
+import { multipleWaysFindings } from '../../audit/crawl-checks/multiple-ways.ts';
 import type { ScanSummary } from '../../shared/summary.ts';
 
 export interface PersistenceActivityDeps {
@@ -103,7 +104,7 @@ export function createPersistenceActivities(deps: PersistenceActivityDeps) {
     },
 
     async finalizeCrawl(input: { crawlId: string; cancelled: boolean }): Promise<{ status: string; newIssues: number | null; fixedIssues: number | null }> {
-      const { crawl, alreadyEnded } = await finalizeCrawl(deps.db, input.crawlId, { cancelled: input.cancelled, crawlLevelFindings: sharedTitleFindings });
+      const { crawl, alreadyEnded } = await finalizeCrawl(deps.db, input.crawlId, { cancelled: input.cancelled, crawlLevelChecks: [sharedTitleFindings, multipleWaysFindings] });
       if (!alreadyEnded) {
         deps.logger.info(
           {

@@ -34,7 +34,7 @@ export const SeveritySchema = z.enum(SEVERITIES);
 export const EvidenceSchema = z.record(z.string(), z.unknown()).openapi({
   description:
     'What the check measured or saw, by rule: e.g. `contrast` (colours, the measured background luminance range and ratio, the required ratio), ' +
-    '`target` (size and spacing in CSS px), `viewport`, `engine` (which engine found it), `pagesWithTitle`/`otherPages` for titles shared across a crawl, ' +
+    '`target` (size and spacing in CSS px), `viewport`, `engine` (which engine found it), `pagesWithTitle`/`otherPages` for titles shared across a crawl, `linkedFrom`/`pagesInCrawl` for a page reached one way only (2.4.5), ' +
     '`review` (why a person must decide). Keys vary by rule; `alsoFlaggedBy` is given separately.',
 });
 

@@ -1,11 +1,19 @@
 /**
  * WCAG 2.4.5 Multiple Ways, decided over a crawl: a page that can be reached in only one way. Pure
- * decision over facts of the crawl's pages; nothing here reads the database or a page.
- *
- * Not wired yet: the crawl keeps no link graph (`crawl_urls` and `crawl_rendered_links` keep one
- * row per URL, not which pages link to it) and no per-page fact about search forms or site-map
- * pages, so finalization cannot give these facts today (see the issue-31 report).
+ * decision over facts of the crawl's pages; nothing here reads the database or a page. Each crawl
+ * page's scan keeps its same-site links and whether it offers a search (`page_scans.ways`, from the
+ * rendered view, collect-links.ts); finalization hands them here (multipleWaysFindings).
  */
+import type { CrawlPageForChecks } from '../../shared/page-titles.ts';
+import type { NewFindingRecord } from '../../shared/findings.ts';
+import type { ViewportName } from '../../shared/contracts.ts';
+import { flowNameOf } from '../../shared/site-flows.ts';
+import { isDesktopOnly } from '../../shared/viewports.ts';
+import { normalizeRenderedUrl } from '../../discovery/urls.ts';
+import { fingerprint } from '../findings/findings.ts';
+import { ownFinding, understandingUrl } from '../engines/engine.ts';
+import { groupKey } from '../findings/group-key.ts';
+import { CRAWL_CHECK_GUIDES, MULTIPLE_WAYS_RULE } from '../../shared/rules/crawl-checks.ts';
 
 export interface PageWays {
   url: string;
@@ -32,7 +40,7 @@ export const MAX_MULTIPLE_WAYS_FINDINGS = 20;
  * page and the steps of a process are exempt (WCAG's own exception). Empty on a crawl too small
  * to judge; a single-page scan has no crawl and so nothing here.
  */
-export function singleWayPages(pages: readonly PageWays[]): PageWays[] {
+export function singleWayPages<T extends PageWays>(pages: readonly T[]): T[] {
   if (pages.length < MIN_PAGES_FOR_MULTIPLE_WAYS) return [];
   if (pages.some((p) => p.hasSearch || p.isSiteMap)) return [];
   return pages
@@ -46,4 +54,77 @@ export function looksLikeSiteMap(linksTo: ReadonlySet<string>, crawlUrls: readon
   if (others.length < MIN_PAGES_FOR_MULTIPLE_WAYS - 1) return false;
   const reached = others.filter((u) => linksTo.has(u)).length;
   return reached >= 5 && reached / others.length >= 0.8;
+}
+
+/**
+ * WCAG 2.4.5 across the crawl: a `needs_review` finding on each page that only one other page of
+ * the crawl links to, on a crawl where no page offers a search and none is a site map (see
+ * singleWayPages). The crawl may not see every way to a page (a link the crawl did not follow, a
+ * search box the check does not recognise), so a person decides. Nothing when a page of the site
+ * (a flow's end state aside) has no links on record: its links may be the second way.
+ */
+export function multipleWaysFindings(
+  pages: readonly CrawlPageForChecks[],
+  crawl: { viewports: readonly ViewportName[] | null; homeUrl?: string | null },
+): Array<{ pageScanId: string; finding: NewFindingRecord }> {
+  const norm = (u: string) => normalizeRenderedUrl(u) ?? u;
+  const isFlow = (p: CrawlPageForChecks) => flowNameOf(p.url) !== undefined;
+  const site = pages.filter((p) => !isFlow(p));
+  if (site.length < MIN_PAGES_FOR_MULTIPLE_WAYS || site.some((p) => !p.ways)) return [];
+  const home = crawl.homeUrl ? norm(crawl.homeUrl) : undefined;
+  const siteUrls = site.map((p) => norm(p.url));
+  const known = new Set(siteUrls);
+  const linkedFrom = new Map<string, Set<string>>();
+  for (const p of site) {
+    const from = norm(p.url);
+    for (const to of p.ways!.links) {
+      if (to === from || !known.has(to)) continue;
+      const set = linkedFrom.get(to) ?? new Set<string>();
+      set.add(from);
+      linkedFrom.set(to, set);
+    }
+  }
+  const facts: Array<PageWays & { page: CrawlPageForChecks }> = pages.map((p) => {
+    const url = norm(p.url);
+    const flow = isFlow(p);
+    return {
+      page: p,
+      url,
+      linkedFrom: flow ? [] : [...(linkedFrom.get(url) ?? [])],
+      hasSearch: p.ways?.search === true,
+      isSiteMap: !flow && p.ways !== null && p.ways !== undefined && looksLikeSiteMap(new Set(p.ways.links), siteUrls, url),
+      isHome: url === home,
+      isProcessStep: flow,
+    };
+  });
+  const viewport = isDesktopOnly(crawl.viewports) ? null : crawl.viewports![0]!;
+  const found = singleWayPages(facts);
+  return found.map(({ page, linkedFrom: [from] }) => {
+    const reason = `Only ${from} links to this page among the ${site.length} pages of the crawl, and no page of the crawl offers a search or a site map`;
+    const draft = ownFinding({
+      ruleId: MULTIPLE_WAYS_RULE,
+      type: 'needs_review',
+      severity: 'moderate',
+      criterion: '2.4.5',
+      selector: 'html',
+      html: '<html>',
+      help: 'A page should be reachable in more than one way',
+      description: 'Checks that a page of a site can be found in more than one way (links from several pages, a search, a site map)',
+      failureSummary: reason,
+      helpUrl: understandingUrl('multiple-ways'),
+      data: { engine: 'crawl', linkedFrom: from, pagesInCrawl: site.length, searchFound: false, siteMapFound: false, review: { reason } },
+    });
+    return {
+      pageScanId: page.pageScanId,
+      finding: {
+        ...draft,
+        state: null,
+        viewport,
+        description: `${draft.engineHelp}. ${draft.failureSummary}.`,
+        fixSuggestion: CRAWL_CHECK_GUIDES[MULTIPLE_WAYS_RULE]!.fix,
+        fingerprint: fingerprint(page.url, draft.ruleId, draft.elementSelector, { viewport }),
+        groupKey: groupKey(draft.ruleId, draft.elementSelector, draft.elementHtml),
+      },
+    };
+  });
 }

@@ -70,6 +70,7 @@ function checked(value: unknown, limits: Limits): RenderedView | null {
     title: text(v.title, 200),
     heading: text(v.heading, 200),
     words: typeof v.words === 'number' && Number.isFinite(v.words) ? Math.max(0, Math.floor(v.words)) : Number.MAX_SAFE_INTEGER,
+    search: v.search === true,
   };
 }
 
@@ -77,11 +78,13 @@ function checked(value: unknown, limits: Limits): RenderedView | null {
  * In the isolated world. Walks the document, its open shadow roots and its same-origin frames
  * (each link resolved against its own document's base), the way extract-links reads served HTML:
  * `a[href]` and `area[href]`, without `rel=nofollow` links and nothing from a document whose
- * robots meta says nofollow.
+ * robots meta says nofollow. On the way, whether the page offers a search (RenderedView.search).
  */
 function collectInPage(limits: Limits): unknown {
   const links = new Set<string>();
   let seen = 0;
+  let search = false;
+  const searchNames = new Set(['q', 'query', 'search', 's']);
   const nofollow = (doc: Document) => {
     for (const m of Array.from(doc.querySelectorAll('meta[name]'))) {
       if ((m.getAttribute('name') ?? '').toLowerCase() === 'robots' && /\b(nofollow|none)\b/i.test(m.getAttribute('content') ?? '')) return true;
@@ -94,6 +97,11 @@ function collectInPage(limits: Limits): unknown {
       if (++seen > limits.maxElements || links.size >= limits.maxLinks) return;
       const el = all[i]!;
       const tag = el.localName;
+      if (!search) {
+        if (tag === 'search' || /(^|\s)search(\s|$)/i.test(el.getAttribute('role') ?? '')) search = true;
+        else if (tag === 'input' && (el.getAttribute('type') ?? '').trim().toLowerCase() === 'search') search = true;
+        else if ((tag === 'input' || tag === 'select') && (el as HTMLInputElement).form && searchNames.has((el.getAttribute('name') ?? '').trim().toLowerCase())) search = true;
+      }
       if (follow && (tag === 'a' || tag === 'area')) {
         const href = el.getAttribute('href') ?? el.getAttributeNS('http://www.w3.org/1999/xlink', 'href');
         if (href !== null && !/\bnofollow\b/i.test(el.getAttribute('rel') ?? '')) {
@@ -137,5 +145,5 @@ function collectInPage(limits: Limits): unknown {
   const words = (mainText.match(/\S+/g) ?? []).length;
   const headingEl = document.querySelector('h1') ?? document.querySelector('h2, [role="heading"]');
   const heading = ((headingEl as HTMLElement | null)?.innerText ?? '').replace(/\s+/g, ' ').trim().slice(0, 200);
-  return { links: Array.from(links), textHash, title: (document.title ?? '').trim().slice(0, 200), heading, words };
+  return { links: Array.from(links), textHash, title: (document.title ?? '').trim().slice(0, 200), heading, words, search };
 }

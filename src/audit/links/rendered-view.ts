@@ -18,6 +18,11 @@ export interface RenderedView {
   heading: string;
   /** Words of visible text in the page's main content (`main`, else the body). */
   words: number;
+  /**
+   * The page offers a search: a search landmark (`role=search`, `<search>`), an `input[type=search]`,
+   * or a form field named q, query, search or s (WCAG 2.4.5 Multiple Ways, decided over a crawl).
+   */
+  search: boolean;
 }
 
 /** A view with at most this many words in its main content can be a "not found" view. */

@@ -15,12 +15,15 @@ import { appendHistory, historyEntry } from './status-history.ts';
 
 export interface FinalizeOptions {
   cancelled: boolean;
-  /** Findings that only the whole crawl shows, stored on their pages' scans before the diff. */
-  crawlLevelFindings?: (
-    pages: readonly CrawlPageForChecks[],
-    crawl: { viewports: readonly ViewportName[] | null },
-  ) => Array<{ pageScanId: string; finding: NewFindingRecord }>;
+  /** Checks whose findings only the whole crawl shows, stored on their pages' scans before the diff. */
+  crawlLevelChecks?: readonly CrawlLevelCheck[];
 }
+
+/** A check over every scanned page of a crawl (shared titles, multiple ways). */
+export type CrawlLevelCheck = (
+  pages: readonly CrawlPageForChecks[],
+  crawl: { viewports: readonly ViewportName[] | null; homeUrl: string | null },
+) => Array<{ pageScanId: string; finding: NewFindingRecord }>;
 
 export interface FinalizeResult {
   crawl: CrawlRecord;
@@ -53,19 +56,18 @@ async function diffAndEndCrawl(db: Kysely<DB>, crawlId: string, opts: FinalizeOp
     if (isCrawlEnded(crawl.status)) return { crawl: crawlFromRow(crawl), alreadyEnded: true };
     const siteId = crawl.site_id;
 
-    if (opts.crawlLevelFindings && !opts.cancelled) {
+    if (opts.crawlLevelChecks?.length && !opts.cancelled) {
       const pages = await trx
         .selectFrom('page_scans')
-        .select(['id', 'url', 'page_title'])
+        .select(['id', 'url', 'page_title', 'ways'])
         .where('kind', '=', 'crawl')
         .where('crawl_id', '=', crawlId)
         .where('status', 'in', ['completed', 'completed_partial'])
         .orderBy('created_at')
         .execute();
-      const extra = opts.crawlLevelFindings(
-        pages.map((p) => ({ pageScanId: p.id, url: p.url, title: p.page_title })),
-        { viewports: crawl.viewports },
-      );
+      const site = await trx.selectFrom('sites').select('base_url').where('id', '=', siteId).executeTakeFirst();
+      const forChecks = pages.map((p) => ({ pageScanId: p.id, url: p.url, title: p.page_title, ways: p.ways }));
+      const extra = opts.crawlLevelChecks.flatMap((check) => check(forChecks, { viewports: crawl.viewports, homeUrl: site?.base_url ?? null }));
       for (let i = 0; i < extra.length; i += 500) {
         // One finding per element and criterion: where the page's own scan already flagged its
         // title under 2.4.2 (a generic or unrelated title), that finding stays and names the

@@ -6,6 +6,7 @@ import type { DB, NewFinding } from '../schema.ts';
 import { findingFromRow, mapRow, scanFromRow, type ScanRecord } from './records.ts';
 import type { FindingRecord, NewFindingRecord } from '../../shared/findings.ts';
 import { severityRank } from './severity.ts';
+import type { PageWaysFacts } from '../../shared/page-titles.ts';
 import { insertScreenshots, type ScreenshotStoreOptions } from './screenshot.repository.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -155,6 +156,11 @@ export async function saveScanResult(db: Kysely<DB>, id: string, r: ScanResultVa
       .where('id', '=', id)
       .execute();
   });
+}
+
+/** A crawl page's links and search form, for the Multiple Ways check at finalization. */
+export async function saveCrawlPageWays(db: Db, id: string, ways: PageWaysFacts): Promise<void> {
+  await db.updateTable('page_scans').set({ ways: JSON.stringify(ways) }).where('id', '=', id).execute();
 }
 
 export async function saveScanPageInfo(

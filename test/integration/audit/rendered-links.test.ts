@@ -34,6 +34,12 @@ describe('links read from the rendered page', () => {
       '/frame': doc('Frame', '<a href="framed">F</a>'),
       '/many': doc('Many', `<script>let s = ''; for (let i = 0; i < 5000; i++) s += '<a href="/p' + i + '">' + i + '</a> '; document.body.innerHTML = s + '<a href="/' + 'x'.repeat(3000) + '">long</a>';</script>`),
       '/gone': doc('Not found - Shop', '<main><h1>Page not found</h1><p>Sorry.</p></main>'),
+      // Ways to find a page (WCAG 2.4.5): a search, in its usual forms, and forms that are none.
+      '/search-field': doc('S', '<form action="/find"><label>Search the site <input name="q"></label> <button>Go</button></form>'),
+      '/search-role': doc('S', '<div role="search"><label>Find <input type="text" id="f"></label></div>'),
+      '/search-type': doc('S', '<label>Find <input type="search"></label>'),
+      '/search-element': doc('S', '<search><label>Find <input></label></search>'),
+      '/no-search': doc('S', '<form action="/subscribe"><label>Email <input name="email"></label><label>Name <input name="s2"></label></form><input name="q">'),
     });
     browser = createBrowserProvider({ executablePath: resolveChromiumPath() });
   });
@@ -67,6 +73,12 @@ describe('links read from the rendered page', () => {
   it('reads what a "not found" view shows', async () => {
     const r = await scan('/gone');
     expect(r.view).toMatchObject({ title: 'Not found - Shop', heading: 'Page not found', words: 4 });
+  }, 60_000);
+
+  it('tells whether the page offers a search: a search landmark, a search field, or a form field named q/query/search/s', async () => {
+    for (const path of ['/search-field', '/search-role', '/search-type', '/search-element']) expect((await scan(path)).view, path).toMatchObject({ search: true });
+    // A form of other fields, and a field named q outside any form, are no search.
+    expect((await scan('/no-search')).view).toMatchObject({ search: false });
   }, 60_000);
 
   it('reads nothing unless asked (single-page scans)', async () => {
