@@ -112,6 +112,35 @@ async function withoutInert(page: PageSession['page'], rules: AxeRuleResult[]): 
 }
 
 /**
+ * Only the first `<meta http-equiv="refresh">` with a valid value acts (HTML's shared declarative
+ * refresh steps run once per document; ACT bc659a/bisz58 apply to that one alone): axe's
+ * `meta-refresh` nodes that are any other meta refresh of the page refresh nothing and are dropped.
+ * A value is valid as HTML parses it: after white space, digits or full stops, then its end, `;`,
+ * `,` or white space (`0: https://…` is not, so a later `5; https://…` is the one that acts).
+ */
+async function withoutInertRefresh(page: PageSession['page'], rules: AxeRuleResult[]): Promise<AxeRuleResult[]> {
+  const rule = rules.find((r) => r.id === 'meta-refresh');
+  if (!rule) return rules;
+  const selectors = rule.nodes.map((n) => (typeof n.target[0] === 'string' ? n.target[0] : ''));
+  const acting = await page
+    .evaluate((sels: string[]) => {
+      const first = [...document.querySelectorAll('meta[http-equiv]')].find(
+        (m) => m.getAttribute('http-equiv')!.trim().toLowerCase() === 'refresh' && /^[\t\n\f\r ]*[0-9.][0-9.]*(?:$|[;,\t\n\f\r ])/.test(m.getAttribute('content') ?? ''),
+      );
+      return sels.map((sel) => {
+        try {
+          return !first || !sel || document.querySelector(sel) === first;
+        } catch {
+          return true;
+        }
+      });
+    }, selectors)
+    .catch(() => selectors.map(() => true));
+  const nodes = rule.nodes.filter((_, i) => acting[i]);
+  return nodes.length ? rules.map((r) => (r === rule ? { ...r, nodes } : r)) : rules.filter((r) => r !== rule);
+}
+
+/**
  * axe-core with WCAG 2.0/2.1/2.2 A/AA tags, the best-practice rules with a documented WCAG failure,
  * plus the service's rules registered into the same pass, run inside the page.
  */
@@ -128,7 +157,7 @@ export const axeEngine: ScanEngine = {
         resultTypes: ['violations', 'incomplete'],
       }),
     );
-    const violations = await withoutInert(page, results.violations as AxeRuleResult[]);
+    const violations = await withoutInertRefresh(page, await withoutInert(page, results.violations as AxeRuleResult[]));
     const findings = axeDrafts(violations, results.incomplete as AxeRuleResult[]);
     return { findings, passes: passedRules(results.passes as AxeRuleResult[], results.passCounts) };
   },

@@ -58,3 +58,17 @@ describe('axe engine: best-practice rules with a documented WCAG failure', () =>
     expect(ofRule(r, 'link-name').map((f) => [f.elementSelector, f.wcagCriterion, f.wcagCriteria])).toEqual([['#empty-link', '2.4.4', ['2.4.4', '4.1.2']]]);
   });
 });
+
+describe('axe engine: only the meta refresh that acts is judged', () => {
+  const withMeta = (metas: string) =>
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Refresh</title>${metas}</head><body><main><h1>Refresh</h1></main></body></html>`;
+
+  it('drops a later meta refresh (the first valid one acts) and keeps a later one when the first is not valid', async () => {
+    // The first acts (an instant redirect): the 5 s one never runs (ACT bc659a's passed case).
+    const inert = await scanner.scan(withMeta('<meta http-equiv="refresh" content="0; https://example.org/"><meta http-equiv="refresh" content="5; https://example.org/">'), { engines: [axeEngine] });
+    expect(ofRule(inert, 'meta-refresh')).toEqual([]);
+    // "0:" is no valid value, so the 5 s one is the one that acts (ACT bc659a's failed case).
+    const acting = await scanner.scan(withMeta('<meta http-equiv="refresh" content="0: https://example.org/"><meta http-equiv="refresh" content="5; https://example.org/">'), { engines: [axeEngine] });
+    expect(ofRule(acting, 'meta-refresh').map((f) => f.type)).toEqual(['confirmed']);
+  });
+});
