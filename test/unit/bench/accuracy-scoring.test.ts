@@ -166,8 +166,8 @@ describe('GDS barrier found beyond the template', () => {
 
   it('is found on the barrier page or a linked example page, confirmed first', () => {
     const v = barrierVerdict([[f('a', '2.4.4', 'needs_review', 'main a')], [f('html-has-lang', '3.1.1', 'confirmed', 'html')]], template, false);
-    expect(v).toEqual({ outcome: 'confirmed', rules: ['html-has-lang 3.1.1', 'a 2.4.4 (NR)'] });
-    expect(barrierVerdict([template], template, false)).toEqual({ outcome: null, rules: [] });
+    expect(v).toEqual({ outcome: 'confirmed', rules: ['html-has-lang 3.1.1', 'a 2.4.4 (NR)'], criteria: { '3.1.1': true, '2.4.4': false } });
+    expect(barrierVerdict([template], template, false)).toEqual({ outcome: null, rules: [], criteria: {} });
   });
 });
 
