@@ -123,6 +123,14 @@ export function answerToTexts(a: Answer): { description: string; fixSuggestion: 
  * JSON (servers without structured output add one). Throws an Error saying what is wrong.
  */
 export function parseAnswer(content: string): { description: string; fixSuggestion: string } {
+  return answerToTexts(parseJsonAnswer(content, AnswerSchema));
+}
+
+/**
+ * A model's message content as JSON of `schema`, a Markdown code fence around it tolerated.
+ * Throws an Error saying what is wrong (not JSON, or which fields break the schema).
+ */
+export function parseJsonAnswer<S extends z.ZodType>(content: string, schema: S): z.output<S> {
   const unfenced = content.trim().replace(/^```(?:json)?\s*\n?([\s\S]*?)\n?```$/i, '$1');
   let json: unknown;
   try {
@@ -130,12 +138,12 @@ export function parseAnswer(content: string): { description: string; fixSuggesti
   } catch {
     throw new Error(`the answer is not JSON (${content.length} characters)`);
   }
-  const parsed = AnswerSchema.safeParse(json);
+  const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
     throw new Error(`the answer does not match the schema: ${issues.slice(0, 300)}`);
   }
-  return answerToTexts(parsed.data);
+  return parsed.data;
 }
 
 export const SYSTEM_PROMPT = `You write the explanation and the fix for one accessibility issue that an automated WCAG 2.2 audit found on a web page. Your readers are web developers who will fix it.

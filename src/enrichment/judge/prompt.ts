@@ -12,7 +12,7 @@
 import { z } from 'zod';
 import { JUDGEMENT_RULES, type JudgementCandidate, type JudgementKind } from '../../shared/judgement.ts';
 import { successCriterion } from '../../shared/wcag.ts';
-import { PAGE_DATA_CLOSE, PAGE_DATA_OPEN, capText, serialisePageData } from '../prompt.ts';
+import { PAGE_DATA_CLOSE, PAGE_DATA_OPEN, capText, parseJsonAnswer, serialisePageData } from '../prompt.ts';
 
 export const JUDGE_PROMPT_VERSION = '2026-11-26.1';
 
@@ -130,21 +130,10 @@ export interface Verdict {
  * content is not JSON of the schema: then nothing of it is used.
  */
 export function parseVerdicts(content: string, asked: ReadonlySet<string>): { verdicts: Map<string, Verdict>; dropped: number } {
-  const unfenced = content.trim().replace(/^```(?:json)?\s*\n?([\s\S]*?)\n?```$/i, '$1');
-  let json: unknown;
-  try {
-    json = JSON.parse(unfenced);
-  } catch {
-    throw new Error(`the answer is not JSON (${content.length} characters)`);
-  }
-  const parsed = VerdictsSchema.safeParse(json);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
-    throw new Error(`the answer does not match the schema: ${issues.slice(0, 300)}`);
-  }
+  const data = parseJsonAnswer(content, VerdictsSchema);
   const verdicts = new Map<string, Verdict>();
   let dropped = 0;
-  for (const v of parsed.data.verdicts) {
+  for (const v of data.verdicts) {
     const reason = v.reason
       .replace(/[\u0000-\u001F\u007F]/g, ' ')
       .replace(/\s+/g, ' ')

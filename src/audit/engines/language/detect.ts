@@ -83,13 +83,17 @@ const SCRIPT_RE: ReadonlyArray<[Script, RegExp]> = [
 ];
 
 /** Letters of `text` per script. */
+/** The script a letter is written in (`Other` for scripts the detector does not tell apart). */
+export function scriptOf(ch: string): Script {
+  return SCRIPT_RE.find(([, re]) => re.test(ch))?.[0] ?? 'Other';
+}
+
 export function scriptCounts(text: string): { letters: number; counts: Record<Script, number> } {
   const counts = Object.fromEntries(SCRIPTS.map((s) => [s, 0])) as Record<Script, number>;
   let letters = 0;
   for (const ch of text.match(/\p{L}/gu) ?? []) {
     letters++;
-    const hit = SCRIPT_RE.find(([, re]) => re.test(ch));
-    counts[hit ? hit[0] : 'Other']++;
+    counts[scriptOf(ch)]++;
   }
   return { letters, counts };
 }

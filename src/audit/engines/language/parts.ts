@@ -1,4 +1,4 @@
-import { functionWordShares, proseOnly } from './detect.ts';
+import { functionWordShares, proseOnly, scriptOf } from './detect.ts';
 import { subtagOf, type Script } from './tags.ts';
 
 /**
@@ -12,24 +12,7 @@ import { subtagOf, type Script } from './tags.ts';
 /** Letters of one script in a row (two words at least) needed before a run counts. */
 export const RUN_LIMITS = { alphabeticLetters: 8, cjkLetters: 4, words: 2 } as const;
 
-const SCRIPT_OF: ReadonlyArray<[Script, RegExp]> = [
-  ['Latin', /\p{Script=Latin}/u],
-  ['Cyrillic', /\p{Script=Cyrillic}/u],
-  ['Greek', /\p{Script=Greek}/u],
-  ['Arabic', /\p{Script=Arabic}/u],
-  ['Hebrew', /\p{Script=Hebrew}/u],
-  ['Han', /\p{Script=Han}/u],
-  ['Kana', /[\p{Script=Hiragana}\p{Script=Katakana}]/u],
-  ['Hangul', /\p{Script=Hangul}/u],
-  ['Devanagari', /\p{Script=Devanagari}/u],
-  ['Bengali', /\p{Script=Bengali}/u],
-  ['Thai', /\p{Script=Thai}/u],
-];
 const CJK: ReadonlySet<Script> = new Set(['Han', 'Kana', 'Hangul']);
-
-function scriptOf(ch: string): Script {
-  return SCRIPT_OF.find(([, re]) => re.test(ch))?.[0] ?? 'Other';
-}
 
 export interface ScriptRun {
   script: Script;
