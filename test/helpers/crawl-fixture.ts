@@ -13,7 +13,8 @@ const GIF = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
  * A small site on loopback with the traps of a real one: a page only in the (gzipped, indexed)
  * sitemap, a robots.txt disallow, off-site links and an off-site redirect, a same-site redirect to
  * a known page, a PDF, mailto: and tel: links, a page that never answers, an endless query-string
- * calendar, a 404, and a barrier inserted by script.
+ * calendar, a 404, and a barrier inserted by script. Its home page offers a search box, so each
+ * page has a second way to be found (WCAG 2.4.5) and the crawl-level check stays quiet.
  */
 export async function startCrawlFixture(): Promise<StaticServer & { setVersion(v: SiteVersion): void }> {
   let version: SiteVersion = 1;
@@ -32,7 +33,8 @@ export async function startCrawlFixture(): Promise<StaticServer & { setVersion(v
          <a href="/missing">a removed page</a>, <a href="/files/report.pdf">the annual report (PDF)</a>,
          <a href="mailto:info@example.org">email us</a>, <a href="tel:+441234567890">call us</a>,
          <a href="https://elsewhere.example/">our partner site</a>, <a href="/partner">the partner redirect</a>,
-         <a href="/about#team">the team</a>.</p>`,
+         <a href="/about#team">the team</a>.</p>
+         <form role="search" action="/search"><label>Search the site <input type="search" name="q"></label> <button>Search</button></form>`,
       ),
     ),
   );

@@ -33,7 +33,7 @@ export interface Trap {
 export function trapFinding(trap: Trap, facts: LoopFacts): FindingDraft | null {
   const { members, keyListeners } = trap;
   const mentions = mentionsKeys(facts.text);
-  const type = trapOutcome({ members: members.length, textEntry: facts.textEntry, keyListeners, mentionsKeys: mentions });
+  const type = trapOutcome({ members: members.length, textEntry: facts.textEntry, keyListeners, mentionsKeys: mentions, inDialog: facts.inDialog, exitControl: facts.exitControl, cutsOff: facts.cutsOff });
   const d = facts.described[facts.firstIndex] ?? facts.described[0];
   if (!d) return null;
   const others = facts.described.filter((x) => x !== d).map((x) => x.selector);

@@ -211,15 +211,29 @@ export interface TrapFacts {
   keyListeners: boolean;
   /** The page (or the element's own label and description) tells users about keys to press. */
   mentionsKeys: boolean;
+  /** An element of the loop is inside a dialog (`role=dialog|alertdialog`, `aria-modal`, `<dialog>`). */
+  inDialog?: boolean;
+  /** An element of the loop is a way out or to help by its name: Close, Exit, Help, "How to…". */
+  exitControl?: boolean;
+  /** Tabbable elements both before and after the loop, which focus never reaches. */
+  cutsOff?: boolean;
 }
 
+/** Names of controls that may lead out of a loop or say how: close, exit, help, instructions. */
+export const EXIT_CONTROL_NAME = /\b(close|exit|leave|quit|dismiss|cancel|done|back|skip|help|how|instructions?)\b|^\s*[x\u00d7\u2715\u2716]\s*$/i;
+
 /**
- * `confirmed` only when nothing can make it right: focus stays on one element whatever standard
- * key is pressed, the element is no editor (editors take Tab on purpose and name a way out), and
- * no other key can free it (no key listener at all), or the page names no key to try. A loop of
- * several elements may be a modal dialog that one of its buttons closes: `needs_review`.
+ * `confirmed` only when nothing can make it right: focus cannot leave whatever standard key is
+ * pressed, no element of the loop is an editor (editors take Tab on purpose and name a way out),
+ * and no other key can free it (no key listener at all), or the page names no key to try (keys it
+ * names were tried and failed). A loop of several elements is `needs_review` when it may be a
+ * modal dialog or offers a control that may lead out (Close, Help, "How to…"): WCAG allows a
+ * dialog to keep focus while a keyboard way to close it exists. A loop outside any dialog that
+ * keeps focus from elements both before and after it is the trap of failure F10; one at the
+ * page's start or end may let focus out to the browser's own controls: `needs_review`.
  */
 export function trapOutcome(f: TrapFacts): 'confirmed' | 'needs_review' {
-  if (f.members === 1 && !f.textEntry && (!f.keyListeners || !f.mentionsKeys)) return 'confirmed';
-  return 'needs_review';
+  if (f.textEntry || (f.keyListeners && f.mentionsKeys)) return 'needs_review';
+  if (f.members === 1) return 'confirmed';
+  return f.inDialog === false && f.exitControl === false && f.cutsOff === true ? 'confirmed' : 'needs_review';
 }

@@ -3,7 +3,7 @@ import type { FindingDraft } from '../../../shared/findings.ts';
 import { ensureInPage } from '../../session/in-page.ts';
 import { withNavigation } from '../../session/page-session.ts';
 import { withRequestsHeld } from '../../session/held-requests.ts';
-import { analyseWalk, keyHints } from './focus-walk.ts';
+import { analyseWalk, EXIT_CONTROL_NAME, keyHints } from './focus-walk.ts';
 import type { EngineResult, PageSession, ScanEngine } from '../engine.ts';
 import { KEYBOARD_RULES } from '../../../shared/rules/keyboard.ts';
 import { debug, fastWalk, freedByHints, installProbe, probe, slowWalk, trappedAt } from './probe.ts';
@@ -204,7 +204,7 @@ async function checkTraps(page: Page, cdp: CDPSession | null, suspects: number[]
       const key = members.join(',');
       if (seen.has(key)) continue;
       seen.add(key);
-      const facts = await probe(page, trapFacts, members);
+      const facts = await probe(page, trapFacts, { ids: members, exitSource: EXIT_CONTROL_NAME.source });
       const hints = keyHints(facts.text);
       // Keys the page names: does one of them let focus out?
       const freedBy = await freedByHints(page, hints, facts.firstId ?? members[0]!, members, trap.cycle.period, tabbable);

@@ -13,7 +13,7 @@ const BOX_MARGIN = 8;
 // ---- 2.1.2 ---------------------------------------------------------------------------------------
 
 /** In the page: what the elements of a loop focus cannot leave are, and what the page says about keys. */
-export const trapFacts = (k: Probe, ids: number[]) => {
+export const trapFacts = (k: Probe, { ids, exitSource }: { ids: number[]; exitSource: string }) => {
   const els = ids.map((i) => k.el(i)).filter((e): e is Element => !!e);
   const first = els.slice().sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1))[0];
   const textEntry = els.some((e) => {
@@ -34,9 +34,20 @@ export const trapFacts = (k: Probe, ids: number[]) => {
     )
     .join(' ');
   const text = `${(document.body?.innerText || '').slice(0, 20000)} ${own}`;
+  const inDialog = els.some((e) => e.closest('[role="dialog"],[role="alertdialog"],[aria-modal="true"],dialog') !== null);
+  // Tabbable elements on both sides of the loop that focus never reaches: the loop cuts the page
+  // off. A loop at the page's start or end may let Shift+Tab or Tab reach the browser's own UI.
+  const tabbables = Array.from(document.querySelectorAll('a[href],area[href],button,input,select,textarea,iframe,summary,[tabindex],[contenteditable="true"]')).filter(
+    (e) => !els.includes(e) && (e as HTMLElement).tabIndex >= 0 && !(e as HTMLButtonElement).disabled && (e as HTMLElement).getClientRects().length > 0,
+  );
+  const last = els.slice().sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? 1 : -1))[0];
+  const cutsOff =
+    !!first && !!last && tabbables.some((e) => e.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING) && tabbables.some((e) => e.compareDocumentPosition(last) & Node.DOCUMENT_POSITION_PRECEDING);
+  const exit = new RegExp(exitSource, 'i');
+  const exitControl = els.some((e) => ['aria-label', 'title', 'value', 'alt'].map((a) => e.getAttribute(a) || '').concat((e as HTMLElement).innerText || e.textContent || '').some((t) => exit.test(t)));
   const A = (window as unknown as { __a11yAudit: { withTree<T>(f: () => T): T; describe(e: Element): { selector: string; html: string } } }).__a11yAudit;
   const described = A.withTree(() => els.map((e) => A.describe(e)));
-  return { firstIndex: first ? els.indexOf(first) : 0, textEntry, text, described, firstId: first ? ids[els.indexOf(first)] : ids[0] };
+  return { firstIndex: first ? els.indexOf(first) : 0, textEntry, text, inDialog, exitControl, cutsOff, described, firstId: first ? ids[els.indexOf(first)] : ids[0] };
 };
 
 export type LoopFacts = Awaited<ReturnType<typeof trapFacts>>;

@@ -171,17 +171,25 @@ export interface PageContext {
   bodyFontSize: number;
 }
 
-export interface StructureFacts {
+/** What `collectStructureFacts` reads: tables, heading- and list-like text, images, sensory text. */
+export interface LayoutFacts {
   tables: TableFact[];
   headings: HeadingCandidate[];
   lists: ListCandidate[];
   images: ImageFact[];
   sensory: SensoryBlock[];
-  generated: GeneratedContentFact[];
-  hiddenContent: HiddenContentFact[];
-  spacers: SpacerRegion[];
-  backgrounds: BackgroundImageFact[];
   context: PageContext;
   /** Elements examined per check, to show where caps were hit. */
   examined: Record<string, number>;
 }
+
+/** What `collectContentFacts` reads: content put in by CSS, hidden from or shown only to AT. */
+export interface ContentFacts {
+  generated: GeneratedContentFact[];
+  hiddenContent: HiddenContentFact[];
+  spacers: SpacerRegion[];
+  backgrounds: BackgroundImageFact[];
+  examined: Record<string, number>;
+}
+
+export type StructureFacts = LayoutFacts & ContentFacts;

@@ -1,6 +1,7 @@
 import type { FindingDraft } from '../../../shared/findings.ts';
 import { ensureInPage } from '../../session/in-page.ts';
 import { collectStructureFacts, DEFAULT_CAPS, type CollectInput } from './collect.ts';
+import { collectContentFacts } from './collect-content.ts';
 import type { ElementRef, StructureFacts } from './facts.ts';
 import { judgeHeading, MAX_HEADING_CHARS, MAX_HEADING_WORDS } from './headings.ts';
 import { backgroundWorthReporting, hiddenContentWorthReporting, meaningfulGenerated, spacerWorthReporting, SR_CLASS_SOURCE, STATUS_HINT_SOURCE } from './content.ts';
@@ -402,15 +403,19 @@ export function structureFindings(facts: StructureFacts): FindingDraft[] {
  * Structure checks in one pass over the page: data tables without header cells, layout tables
  * with data-table markup, nested tables and empty header cells; text shown as a heading but not
  * marked as one; lines typed as a list; images whose alt is a file name, hidden images carrying
- * text, SVG images of text; and text that points at things by position, shape or colour.
- * Read-only: it changes nothing in the page. Work is capped (see `DEFAULT_CAPS`).
+ * text, SVG images of text; text that points at things by position, shape or colour; text put in
+ * by CSS, content hidden from assistive technology or shown only to it, spacer markup and CSS
+ * background images that stand alone. Read-only: it changes nothing in the page. Work is capped (see `DEFAULT_CAPS`).
  */
 export const structureEngine: ScanEngine = {
   id: 'structure',
   stage: 'CustomChecks',
   async run({ page }: PageSession): Promise<EngineResult> {
     await ensureInPage(page);
-    const facts = await page.evaluate(collectStructureFacts, structureInput());
+    const input = structureInput();
+    const layout = await page.evaluate(collectStructureFacts, input);
+    const content = await page.evaluate(collectContentFacts, input);
+    const facts: StructureFacts = { ...layout, ...content, examined: { ...layout.examined, ...content.examined } };
     return { findings: structureFindings(facts) };
   },
 };

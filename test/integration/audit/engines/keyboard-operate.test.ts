@@ -212,7 +212,8 @@ describe('keyboard traps the walk once missed (2.1.2)', () => {
       ),
       kbd,
     );
-    expect(ofRule(r, 'keyboard-trap')).toMatchObject([{ type: 'needs_review', wcagCriterion: '2.1.2', data: { loop: 6 } }]);
+    // Outside any dialog, with nothing that names a way out: the trap of F10.
+    expect(ofRule(r, 'keyboard-trap')).toMatchObject([{ type: 'confirmed', wcagCriterion: '2.1.2', data: { loop: 6 } }]);
   });
 
   it('finds a trap past the walk\'s cap, among the elements that listen to blur', async () => {

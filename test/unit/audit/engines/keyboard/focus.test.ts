@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { focusVerdict, type FocusLook } from '../../../../../src/audit/engines/keyboard/focus-visible.ts';
-import { analyseWalk, judgeProbe, keyHints, MAX_LOOP, mentionsKeys, SAME_ELEMENT_PRESSES, trailingCycle, trapOutcome, type FocusPos } from '../../../../../src/audit/engines/keyboard/focus-walk.ts';
+import { analyseWalk, EXIT_CONTROL_NAME, judgeProbe, keyHints, MAX_LOOP, mentionsKeys, SAME_ELEMENT_PRESSES, trailingCycle, trapOutcome, type FocusPos } from '../../../../../src/audit/engines/keyboard/focus-walk.ts';
 
 const times = <T>(n: number, x: T): T[] => Array.from({ length: n }, () => x);
 
@@ -101,6 +101,23 @@ describe('trapOutcome', () => {
     expect(trapOutcome({ ...base, keyListeners: true, mentionsKeys: true })).toBe('needs_review');
     expect(trapOutcome({ ...base, textEntry: true })).toBe('needs_review');
     expect(trapOutcome({ ...base, members: 2 })).toBe('needs_review');
+    expect(trapOutcome({ ...base, members: 2, inDialog: true, exitControl: false, cutsOff: true })).toBe('needs_review');
+    expect(trapOutcome({ ...base, members: 3, inDialog: false, exitControl: true, cutsOff: true })).toBe('needs_review');
+    expect(trapOutcome({ ...base, members: 2, inDialog: false, exitControl: false, cutsOff: true, keyListeners: true, mentionsKeys: true })).toBe('needs_review');
+  });
+
+  it('confirms a loop of several elements outside any dialog with no control that may lead out (F10)', () => {
+    const loop = { ...base, members: 2, inDialog: false, exitControl: false, cutsOff: true };
+    expect(trapOutcome(loop)).toBe('confirmed');
+    expect(trapOutcome({ ...loop, keyListeners: true })).toBe('confirmed');
+    expect(trapOutcome({ ...loop, cutsOff: false })).toBe('needs_review');
+  });
+});
+
+describe('EXIT_CONTROL_NAME', () => {
+  it('recognises names of controls that may lead out of a loop or say how', () => {
+    for (const name of ['Close', 'Exit the gallery', 'How to go the next element', 'Help', '\u00d7', 'Cancel']) expect(EXIT_CONTROL_NAME.test(name), name).toBe(true);
+    for (const name of ['Button 1', 'Link 2', 'Next photo', 'Extra']) expect(EXIT_CONTROL_NAME.test(name), name).toBe(false);
   });
 });
 
