@@ -37,7 +37,14 @@ const log = (m: string) => console.log(`[cluster-bench ${new Date().toISOString(
 
 const wasRunning = (readState()?.processes ?? []).some((p) => p.name.startsWith('temporal-') && alive(p));
 const t0 = performance.now();
-const cluster: ClusterInfo = await clusterUp({ workers: WORKERS, pageScanConcurrency: Number(values['page-scan-concurrency']) });
+let cluster: ClusterInfo;
+try {
+  cluster = await clusterUp({ workers: WORKERS, pageScanConcurrency: Number(values['page-scan-concurrency']) });
+} catch (err) {
+  // What it started stays only on request (to read its logs in .data/cluster/logs).
+  if (!wasRunning && !values.keep) await clusterDown();
+  throw err;
+}
 log(`cluster ${wasRunning ? 'already running' : 'up'} in ${((performance.now() - t0) / 1000).toFixed(0)} s: ${cluster.workers.map((w) => w.identity).join(', ')}`);
 const byIdentity = new Map(cluster.workers.map((w) => [w.identity, w]));
 

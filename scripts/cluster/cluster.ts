@@ -134,6 +134,16 @@ async function temporalSchema(bin: TemporalServerBinaries): Promise<void> {
   }
 }
 
+async function clusterMetadataWritten(): Promise<true | undefined> {
+  const c = new pg.Client({ connectionString: pgUrl('temporal') });
+  await c.connect();
+  try {
+    return (await c.query('select 1 from cluster_metadata_info limit 1')).rowCount ? true : undefined;
+  } finally {
+    await c.end();
+  }
+}
+
 /** The namespace `default` and the search attributes the service filters crawls by, as the dev server has them. */
 async function temporalNamespace(): Promise<void> {
   const connection = await waitFor('the Temporal frontend answering', 120_000, async () => {
@@ -205,16 +215,19 @@ export async function clusterUp(opts: UpOptions = {}): Promise<ClusterInfo> {
   await temporalSchema(bin);
 
   const configs = writeTemporalConfig(pgPassword());
+  const temporalDied = () => {
+    const dead = TEMPORAL_SERVICES.map((s) => state.processes.find((p) => p.name === `temporal-${s}`)).find((p) => p && !alive(p));
+    return dead ? `${dead.name} exited:\n${tail(dead.log)}` : undefined;
+  };
   for (const service of TEMPORAL_SERVICES) {
     if (running(`temporal-${service}`)) continue;
     record(
       startDetached(`temporal-${service}`, bin.server, ['--config-file', configs[service], '--allow-no-auth', 'start', '--service', service], process.env, `${path.basename(bin.server)}\0`),
     );
+    // On a new database every service writes the cluster's metadata at its start, and all but
+    // one fail on the conflict and exit: the first one writes it alone, the others start after.
+    if (service === TEMPORAL_SERVICES[0]) await waitFor('Temporal cluster metadata written', 120_000, clusterMetadataWritten, temporalDied);
   }
-  const temporalDied = () => {
-    const dead = TEMPORAL_SERVICES.map((s) => state.processes.find((p) => p.name === `temporal-${s}`)!).find((p) => !alive(p));
-    return dead ? `${dead.name} exited:\n${tail(dead.log)}` : undefined;
-  };
   await waitFor('Temporal up', 180_000, async () => (temporalDied() ? undefined : (await temporalNamespace(), true)), temporalDied);
   log(`Temporal frontend on ${TEMPORAL_ADDRESS} (history, matching and worker services beside it)`);
 
