@@ -142,7 +142,9 @@ try {
     crawl = await call(`/api/sites/${site.id}/crawls/${crawlId}`);
     if (!['queued', 'running'].includes(crawl.status)) break;
     const scanned = Number(crawl.scannedPages ?? 0);
-    if (!cut && scanned >= Math.min(cutAfter, Math.ceil(CUT_AT * Math.max(1, Number(crawl.totalPages ?? PAGES))))) {
+    // Against the announced size, not totalPages: that grows while discovery runs, and a share of
+    // it early on would cut at the crawl's start. A site smaller than --pages fails the verdict.
+    if (!cut && scanned >= cutAfter) {
       // The host with the most page scans in flight, so that the cut strands work to be retried.
       const flying = await pageScansInFlight(client, crawlId);
       const counts = new Map<string, number>();
@@ -165,6 +167,14 @@ try {
   const timeouts = await activityTimeouts(client, crawlId);
   const db = createDb(cluster.databaseUrl, { max: 2 });
   const before = await crawlInvariants(db, crawlId);
+  // Why a page failed (a load timeout on a loaded machine, or something the cut did): the verdict needs it read.
+  const failed = await db
+    .selectFrom('crawl_pages as cp')
+    .innerJoin('pages as p', 'p.id', 'cp.page_id')
+    .select(['p.url', 'cp.error'])
+    .where('cp.crawl_id', '=', crawlId)
+    .where('cp.state', '=', 'failed')
+    .execute();
   // The cut host back on the network: whatever it still held (a scan's write, a heartbeat) now
   // reaches PostgreSQL and Temporal late. Nothing of it may count twice.
   let after = before;
@@ -202,6 +212,7 @@ try {
         : `  cut               NOT DONE before the crawl ended`,
       `  crawl             ${before.status}, totalPages ${before.totalPages}, scannedPages ${before.scannedPages}, failedPages ${before.failedPages}`,
       `  rows              ${before.rows.pages} pages, ${before.rows.scans} scans; ${before.rows.pagesWithSeveralScans} pages with more than one, ${before.rows.pagesWithoutScan} without; after the link came back: ${after.rows.scans} scans, ${after.rows.pagesWithSeveralScans} pages with more than one`,
+      ...failed.map((f) => `  failed page       ${f.url}: ${f.error ? `${f.error.code}: ${f.error.message}` : 'no error recorded'}`),
       `  timeouts          ${Object.entries(timeouts.byActivity).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`,
       `  verdict           ${problems.length ? `FAIL: ${problems.join('; ')}` : 'PASS: the cut happened mid-crawl, its scans were retried on the others, nothing lost, nothing twice'}`,
       '',
