@@ -25,6 +25,8 @@ export const configSchema = z.object({
     .string()
     .regex(/^[a-z0-9-]*$/, 'lower-case letters, digits and dashes only')
     .default(''),
+  /** How this worker process names itself to Temporal (activity histories show it); unset: the SDK's `pid@hostname`. */
+  WORKER_IDENTITY: z.string().min(1).max(200).optional(),
   MAX_CRAWL_PAGES: intIn(1, 1_000_000, 1000),
   /** Unset: one more than the cores, at least 3 and at most 8 (3 on our 2-core machines). */
   PAGE_SCAN_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
@@ -124,6 +126,7 @@ export interface Config {
   readonly temporalDevPort: number;
   readonly temporalUiPort: number;
   readonly taskQueuePrefix: string;
+  readonly workerIdentity: string | undefined;
   readonly maxCrawlPages: number;
   readonly pageScanConcurrency: number;
   readonly tabMaxPages: number;
@@ -197,6 +200,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     temporalDevPort: c.TEMPORAL_DEV_PORT,
     temporalUiPort: c.TEMPORAL_UI_PORT,
     taskQueuePrefix: c.TASK_QUEUE_PREFIX,
+    workerIdentity: c.WORKER_IDENTITY,
     maxCrawlPages: c.MAX_CRAWL_PAGES,
     pageScanConcurrency: c.PAGE_SCAN_CONCURRENCY ?? defaultPageScanSlots(),
     tabMaxPages: c.TAB_MAX_PAGES,

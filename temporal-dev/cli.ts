@@ -16,7 +16,7 @@ export function cachedCliPath(): string {
   return path.join(cacheDir(), `temporal-${TEMPORAL_CLI_VERSION}`);
 }
 
-function executable(p: string): boolean {
+export function executable(p: string): boolean {
   try {
     accessSync(p, constants.X_OK);
     return true;
@@ -33,7 +33,7 @@ function onPath(name: string): string | undefined {
   return undefined;
 }
 
-function findGo(): string | undefined {
+export function findGo(): string | undefined {
   return onPath('go') ?? (executable('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : undefined);
 }
 

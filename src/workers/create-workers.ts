@@ -16,6 +16,8 @@ import type { TaskQueues } from '../shared/task-queues.ts';
 export interface WorkerDeps {
   connection: NativeConnection;
   namespace: string;
+  /** The name activity histories give this process (WORKER_IDENTITY); unset: the SDK's `pid@hostname`. */
+  identity?: string;
   queues: TaskQueues;
   workflowBundlePath: string;
   db: Database;
@@ -58,7 +60,7 @@ export interface WorkerDeps {
 export async function createWorkers(deps: WorkerDeps): Promise<Worker[]> {
   // Heartbeats carry cancellations to activities; the SDK's default throttle (0.8 x the heartbeat
   // timeout, 24 s for a page scan) would let a cancelled scan run that long. 2 s is the scan's own beat.
-  const common = { connection: deps.connection, namespace: deps.namespace, maxHeartbeatThrottleInterval: '2 seconds', defaultHeartbeatThrottleInterval: '2 seconds' } as const;
+  const common = { connection: deps.connection, namespace: deps.namespace, maxHeartbeatThrottleInterval: '2 seconds', defaultHeartbeatThrottleInterval: '2 seconds', ...(deps.identity ? { identity: deps.identity } : {}) } as const;
   const persistence = { ...createPersistenceActivities(deps), ...deps.overrides?.persistence };
   const browser = { ...createPageScanActivities(deps), ...deps.overrides?.browser };
   const ai = { ...createAiEnrichmentActivities(deps), ...deps.overrides?.ai };

@@ -55,6 +55,7 @@ const queues = taskQueues(config.taskQueuePrefix);
 const workers = await createWorkers({
   connection,
   namespace: config.temporalNamespace,
+  identity: config.workerIdentity,
   queues,
   workflowBundlePath: bundle,
   db,

@@ -25,6 +25,8 @@ export interface StaticServerOptions {
   rootRedirect?: string;
   /** The loopback address to listen on (127.0.0.1 by default; 127.0.0.2 and up make other sites). */
   host?: string;
+  /** A fixed port (a free one by default). */
+  port?: number;
 }
 
 export interface StaticServer {
@@ -156,7 +158,7 @@ function serveFile(base: string, pathname: string, req: IncomingMessage, res: Se
   createReadStream(file).on('error', () => res.destroy()).pipe(res);
 }
 
-/** Starts the server on a free port of `opts.host`. */
+/** Starts the server on `opts.port` (a free port by default) of `opts.host`. */
 export async function startStaticServer(routes: Record<string, Handler> = {}, opts: StaticServerOptions = {}): Promise<StaticServer> {
   const host = opts.host ?? '127.0.0.1';
   const base = opts.root === undefined ? undefined : path.resolve(opts.root);
@@ -189,7 +191,7 @@ export async function startStaticServer(routes: Record<string, Handler> = {}, op
   });
   // Media elements keep connections open; do not let them hold the process at the end.
   server.keepAliveTimeout = 2000;
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://${host}:${port}`,
