@@ -15,7 +15,9 @@ const BOX_MARGIN = 8;
 /** In the page: what the elements of a loop focus cannot leave are, and what the page says about keys. */
 export const trapFacts = (k: Probe, { ids, exitSource }: { ids: number[]; exitSource: string }) => {
   const els = ids.map((i) => k.el(i)).filter((e): e is Element => !!e);
-  const first = els.slice().sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1))[0];
+  const inOrder = els.slice().sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+  const first = inOrder[0];
+  const last = inOrder.at(-1);
   const textEntry = els.some((e) => {
     const t = e.tagName;
     if (t === 'TEXTAREA' || (e as HTMLElement).isContentEditable) return true;
@@ -37,10 +39,11 @@ export const trapFacts = (k: Probe, { ids, exitSource }: { ids: number[]; exitSo
   const inDialog = els.some((e) => e.closest('[role="dialog"],[role="alertdialog"],[aria-modal="true"],dialog') !== null);
   // Tabbable elements on both sides of the loop that focus never reaches: the loop cuts the page
   // off. A loop at the page's start or end may let Shift+Tab or Tab reach the browser's own UI.
-  const tabbables = Array.from(document.querySelectorAll('a[href],area[href],button,input,select,textarea,iframe,summary,[tabindex],[contenteditable="true"]')).filter(
-    (e) => !els.includes(e) && (e as HTMLElement).tabIndex >= 0 && !(e as HTMLButtonElement).disabled && (e as HTMLElement).getClientRects().length > 0,
-  );
-  const last = els.slice().sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? 1 : -1))[0];
+  const tabbables = k
+    .tabbable()
+    .filter((id) => !ids.includes(id))
+    .map((id) => k.el(id))
+    .filter((e): e is Element => !!e);
   const cutsOff =
     !!first && !!last && tabbables.some((e) => e.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING) && tabbables.some((e) => e.compareDocumentPosition(last) & Node.DOCUMENT_POSITION_PRECEDING);
   const exit = new RegExp(exitSource, 'i');
