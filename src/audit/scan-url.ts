@@ -147,7 +147,7 @@ async function runScan(url: string, opts: ScanUrlOptions & { deadlineAt?: number
   // Findings still standing, per engine run: a later engine may withdraw earlier ones it measured.
   const kept: FindingDraft[][] = [];
   const current = () => kept.flat();
-  const session = { page: loaded.page, url, finalUrl: loaded.finalUrl, pageTitle: loaded.pageTitle, signal: opts.signal, fromFlow: !!opts.flow, earlier: [] as FindingDraft[] };
+  const session = { page: loaded.page, url, finalUrl: loaded.finalUrl, pageTitle: loaded.pageTitle, signal: opts.signal, fromFlow: !!opts.flow, earlier: [] as FindingDraft[], engineIds: engines.map((e) => e.id), layouts: {} };
   const passes: PassedRule[] = [];
   let stage: ScanStage | undefined;
   for (const engine of engines) {

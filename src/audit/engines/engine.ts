@@ -24,6 +24,21 @@ export interface PageSession {
   fromFlow?: boolean;
   /** What the engines before this one found (with `data.engine`), e.g. axe's undecided contrast. */
   earlier: readonly FindingDraft[];
+  /** The ids of this scan's engines, in the order they run (unset: the engine cannot tell who comes after it). */
+  engineIds?: readonly string[];
+  /**
+   * What an engine measured for a later one in a layout it had set up anyway, so that the later
+   * one need not change the viewport again: reflow, at the phone viewport in portrait, runs axe's
+   * target-size rule for `target-size-mobile` when that engine is to run after it.
+   */
+  layouts?: { phoneTargetSize?: PhoneTargetSize };
+}
+
+/** axe's target-size rule at the phone viewport (390×844): its violations and its undecided results. */
+export interface PhoneTargetSize {
+  viewport: { width: number; height: number };
+  violations: unknown[];
+  incomplete: unknown[];
 }
 
 export interface EngineResult {

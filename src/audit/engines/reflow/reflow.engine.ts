@@ -1,10 +1,10 @@
 import type { CDPSession, Page } from 'playwright';
-import { DESKTOP_VIEWPORT } from '../../../shared/audit-setup.ts';
+import { DESKTOP_VIEWPORT, MOBILE_VIEWPORT } from '../../../shared/audit-setup.ts';
 import type { FindingDraft } from '../../../shared/findings.ts';
 import { ensureInPage } from '../../session/in-page.ts';
 import { oneLineBox, reflowOutcome, textClipState, usedLineHeight, type ClipHit } from './geometry.ts';
 import { ownFinding, understandingUrl, type EngineResult, type PageSession, type ScanEngine } from '../engine.ts';
-import { nextLayout } from '../target-size-mobile/target-size-mobile.engine.ts';
+import { nextLayout, targetSizeHere, wantsPhoneTargetSize } from '../target-size-mobile/target-size-mobile.engine.ts';
 import { REFLOW_RULES } from '../../../shared/rules/reflow.ts';
 import { afterResize, orientationState, orientationVerdict, PORTRAIT, rotationDegrees, type OrientationState } from './orientation.ts';
 import { orientationFinding, spacingFindings } from './spacing-orientation-findings.ts';
@@ -43,8 +43,12 @@ import { recordSpill, scanSpill, setTextSpacing, TEXT_SPACING_CSS, type SpillHit
  *   at a phone's viewport in portrait (screen orientation emulated, orientation.ts) and the two
  *   compared: a quarter turn of its content (ACT b33eff), its text hidden, `orientation.lock()`.
  *
- * Caps: 10 000 elements and 6 000 text nodes looked at per layout, 300 clipping boxes. The
- * viewport, the default font sizes, the styles and the scroll position are put back.
+ * One pass through the layouts, each set once: at the desktop width the page as it is, with the
+ * text spacing, with the text size doubled; then 200% zoom, 320 px, and a phone in portrait
+ * (390×844), where axe's target-size rule is run for `target-size-mobile` when that engine comes
+ * after this one; then the desktop's viewport once more. Caps: 10 000 elements and 6 000 text
+ * nodes looked at per layout, 300 clipping boxes. The viewport, the default font sizes, the styles
+ * and the scroll position are put back.
  */
 
 
@@ -381,7 +385,8 @@ const LIMITS = { maxElements: 10_000, maxTexts: 6_000, maxClippers: 300 };
 export const reflowEngine: ScanEngine = {
   id: 'reflow',
   stage: 'CustomChecks',
-  async run({ page, signal }: PageSession): Promise<EngineResult> {
+  async run(pageSession: PageSession): Promise<EngineResult> {
+    const { page, signal } = pageSession;
     const original = page.viewportSize() ?? DESKTOP_VIEWPORT;
     const scroll = await page.evaluate(() => ({ x: scrollX, y: scrollY }));
     const findings: FindingDraft[] = [];
@@ -390,7 +395,23 @@ export const reflowEngine: ScanEngine = {
     let textZoomed = false;
     let spaced = false;
     let orientationEmulated = false;
+    let resized = false;
     let cdp: CDPSession | null = null;
+    // The desktop's viewport (the tab's own), its font sizes and its styles again; once.
+    const restore = async () => {
+      if (spaced) spaced = await page.evaluate(`(${setTextSpacing.toString()})('', false)`).then(Boolean, () => true);
+      if (textZoomed) textZoomed = !(await cdp?.send('Page.setFontSizes', { fontSizes: DEFAULT_FONT }).then(() => true, () => false));
+      if (orientationEmulated) {
+        // Playwright's own override, sent again by setViewportSize, takes over.
+        await cdp?.send('Emulation.clearDeviceMetricsOverride').catch(() => {});
+        orientationEmulated = false;
+      }
+      if (resized) {
+        await page.setViewportSize(original);
+        resized = false;
+        await nextLayout(page).catch(() => {});
+      }
+    };
     const cdpSession = async () => (cdp ??= await page.context().newCDPSession(page).catch(() => null));
     let t0 = performance.now();
     const lap = (what: string) => {
@@ -419,13 +440,36 @@ export const reflowEngine: ScanEngine = {
         lap('text spacing');
       }
       if (signal?.aborted) return { findings };
+
+      // 1.4.4 with the browser's text size doubled, still at the desktop width (Chromium's font
+      // size setting: the default font size, which em, rem and % sizes follow): kept below only
+      // where neither 100% nor page zoom cuts, and needs review (page zoom is enough for 1.4.4).
+      // Here, before the viewport changes, so that the layouts below are one pass down in width.
+      let textSizeClips: ClipHit[] = [];
+      cdp = await cdpSession();
+      if (cdp) {
+        textZoomed = true;
+        await cdp.send('Page.setFontSizes', { fontSizes: { standard: DEFAULT_FONT.standard * ZOOM, fixed: DEFAULT_FONT.fixed * ZOOM } });
+        await nextLayout(page);
+        textSizeClips = (await inPage<ClipHit[]>(page, scanClips, clipArgs, LIMITS)).filter((h) => !cutBefore.has(h.id));
+        await cdp.send('Page.setFontSizes', { fontSizes: DEFAULT_FONT });
+        textZoomed = false;
+        lap('text size');
+      }
+      if (signal?.aborted) return { findings };
+
+      // The narrower layouts, each once, widest first: 200% zoom, 320 px, a phone in portrait;
+      // then the desktop's once more.
       await page.setViewportSize(zoomed);
+      resized = true;
       await nextLayout(page);
       const atZoom = await inPage<ClipHit[]>(page, scanClips, clipArgs, LIMITS);
       lap('clips at 200%');
       // 1.3.4's landscape state: this layout is landscape (half the desktop window).
       const landscape = await inPage<OrientationState>(page, orientationState, [rotationDegrees], { maxTexts: 3000 });
       lap('orientation: landscape state');
+      const zoomCut = new Set(atZoom.map((h) => h.id));
+      const atTextZoom = textSizeClips.filter((h) => !zoomCut.has(h.id));
 
       // 1.4.10: sideways scrolling at 320 CSS px.
       let overflow: Awaited<ReturnType<typeof scanOverflow>> | null = null;
@@ -438,7 +482,8 @@ export const reflowEngine: ScanEngine = {
       }
 
       // 1.3.4: a phone's viewport in portrait (screen orientation too, so that orientation
-      // handlers run), against the landscape layout at 200% above.
+      // handlers run), against the landscape layout at 200% above. The phone layout is the one
+      // target-size-mobile checks (390×844): its targets are measured here for it.
       let orientation: { portrait: OrientationState; landscape: OrientationState; locks: string[] } | null = null;
       const session = signal?.aborted ? null : await cdpSession();
       if (session) {
@@ -453,35 +498,21 @@ export const reflowEngine: ScanEngine = {
         });
         await afterResize(page);
         const portrait = await inPage<OrientationState>(page, orientationState, [rotationDegrees], { maxTexts: 3000 });
-        // Playwright's own override (sent again by the next setViewportSize) takes over.
-        await session.send('Emulation.clearDeviceMetricsOverride');
-        orientationEmulated = false;
         const locks = await page
           .evaluate(() => [...((window as unknown as { __a11yOrientationLocks?: string[] }).__a11yOrientationLocks ?? [])].map(String).slice(0, 10))
           .catch(() => [] as string[]);
         orientation = { portrait, landscape, locks };
         lap('orientation: portrait');
-      }
-
-      // 1.4.4 again with the browser's text size doubled at the desktop width (Chromium's font
-      // size setting: the default font size, which em, rem and % sizes follow): only what
-      // neither 100% nor page zoom cuts, and needs review (page zoom is enough for 1.4.4).
-      await page.setViewportSize(original);
-      let atTextZoom: ClipHit[] = [];
-      if (!signal?.aborted) {
-        cdp = await cdpSession();
-        if (cdp) {
-          textZoomed = true;
-          await cdp.send('Page.setFontSizes', { fontSizes: { standard: DEFAULT_FONT.standard * ZOOM, fixed: DEFAULT_FONT.fixed * ZOOM } });
-          await nextLayout(page);
-          const seen = new Set([...cutBefore, ...atZoom.map((h) => h.id)]);
-          atTextZoom = (await inPage<ClipHit[]>(page, scanClips, clipArgs, LIMITS)).filter((h) => !seen.has(h.id));
-          await cdp.send('Page.setFontSizes', { fontSizes: DEFAULT_FONT });
-          textZoomed = false;
-          lap('text size');
+        if (wantsPhoneTargetSize(pageSession) && PORTRAIT.width === MOBILE_VIEWPORT.width && PORTRAIT.height === MOBILE_VIEWPORT.height) {
+          const targets = await targetSizeHere(page).catch(() => null);
+          if (targets) pageSession.layouts!.phoneTargetSize = { ...targets, viewport: { ...PORTRAIT } };
+          lap('target sizes at the phone viewport');
         }
       }
 
+      // Back to the desktop's layout once, before the elements found are described (a page's
+      // resize handlers may move them).
+      await restore();
       const hits = overflow
         ? overflow.hits
             .map((h) => {
@@ -583,12 +614,8 @@ export const reflowEngine: ScanEngine = {
       }
       return { findings };
     } finally {
-      if (spaced) await page.evaluate(`(${setTextSpacing.toString()})('', false)`).catch(() => {});
-      if (orientationEmulated) await cdp?.send('Emulation.clearDeviceMetricsOverride').catch(() => {});
-      if (textZoomed) await cdp?.send('Page.setFontSizes', { fontSizes: DEFAULT_FONT }).catch(() => {});
+      await restore().catch(() => {});
       await cdp?.detach().catch(() => {});
-      await page.setViewportSize(original);
-      await nextLayout(page).catch(() => {});
       await page.evaluate((s) => window.scrollTo(s.x, s.y), scroll).catch(() => {});
     }
   },

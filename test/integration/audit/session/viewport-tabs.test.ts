@@ -3,6 +3,7 @@ import { createBrowserProvider, resolveChromiumPath, type BrowserProvider } from
 import { scanUrl } from '../../../../src/audit/scan-url.ts';
 import { targetSizeMobileEngine } from '../../../../src/audit/engines/target-size-mobile/target-size-mobile.engine.ts';
 import { axeEngine } from '../../../../src/audit/engines/axe/axe.engine.ts';
+import { reflowEngine } from '../../../../src/audit/engines/reflow/reflow.engine.ts';
 import type { Tab } from '../../../../src/audit/session/page-session.ts';
 import { createTabPool, type TabPool } from '../../../../src/audit/session/tab-pool.ts';
 import type { ViewportName } from '../../../../src/shared/contracts.ts';
@@ -11,6 +12,12 @@ import { html, startStaticServer, type StaticServer } from '../../../support/sta
 
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Look</title></head><body><main><h1>Look</h1></main></body></html>`;
+
+// Targets of 16×16 px side by side: too small and too close (2.5.8) at any width.
+const CROWDED = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Crowded</title><style>button{width:16px;height:16px;padding:0;margin:0;border:0;font-size:8px}</style></head>
+<body><main><h1>Crowded</h1><p><button>a</button><button>b</button><button>c</button></p></main>
+<script>window.__widths = []; addEventListener('resize', () => window.__widths.push(innerWidth));</script></body></html>`;
 
 /** The window as the loaded page sees it. */
 async function windowOf(tab: Tab, url: string) {
@@ -32,7 +39,7 @@ describe('tabs per crawl and viewport', () => {
   let tabs: TabPool;
 
   beforeAll(async () => {
-    server = await startStaticServer({ '/look': html(PAGE) });
+    server = await startStaticServer({ '/look': html(PAGE), '/crowded': html(CROWDED) });
     browser = createBrowserProvider({ executablePath: resolveChromiumPath(process.env.CHROMIUM_PATH) });
     policy = createTargetPolicy({ allowPrivate: true });
     tabs = createTabPool({ browser, policy, pageLoadTimeoutMs: 15_000, slots: 1 });
@@ -81,5 +88,33 @@ describe('tabs per crawl and viewport', () => {
       { viewport: 1920 },
     );
     expect(width).toBe(1920);
+  });
+
+  it("reflow measures the 390 px target sizes in its own phone layout: target-size-mobile finds the same without a phone layout of its own, and the window is put back", async () => {
+    const run = (engines: Parameters<typeof scanUrl>[1]['engines']) =>
+      tabs.use(
+        'crawl:d',
+        async (tab) => {
+          // The widths the page was laid out at, in order (its resize events), read after the engines.
+          let widths: number[] = [];
+          const widthsSeen = { id: 'widths-seen', stage: 'CustomChecks' as const, run: async ({ page }: { page: import('playwright').Page }) => ((widths = await page.evaluate(() => (window as unknown as { __widths: number[] }).__widths)), { findings: [] }) };
+          const r = await scanUrl(`${server.origin}/crowded`, { tab, policy, pageLoadTimeoutMs: 15_000, engines: [...engines!, widthsSeen] });
+          if (r.kind !== 'scanned') throw new Error(r.kind);
+          const tsm = r.engines.find((e) => e.engine === 'target-size-mobile')!;
+          const width = (await windowOf(tab, `${server.origin}/look?after`)).width;
+          return { found: tsm.findings.map((f) => `${f.ruleId} ${f.type} ${f.elementSelector} ${String(f.data?.viewport)}`).sort(), width, widths };
+        },
+        { viewport: 1920 },
+      );
+    const alone = await run([axeEngine, targetSizeMobileEngine]);
+    const afterReflow = await run([axeEngine, reflowEngine, targetSizeMobileEngine]);
+    expect(alone.found.length).toBeGreaterThan(0);
+    expect(afterReflow.found).toEqual(alone.found);
+    // One phone layout in all, reflow's (its other layouts are 960 and 320 px wide).
+    expect(alone.widths.filter((w) => w === 390)).toHaveLength(1);
+    expect(afterReflow.widths.filter((w) => w === 390)).toHaveLength(1);
+    expect(afterReflow.widths).toEqual(expect.arrayContaining([960, 320]));
+    expect(alone.width).toBe(1920);
+    expect(afterReflow.width).toBe(1920);
   });
 });
