@@ -208,9 +208,14 @@ export interface HoverOnly {
 const SHOW_MS = 150;
 const wait = (page: Page, ms: number) => probe(page, (_k, t: number) => new Promise((r) => setTimeout(r, t)), ms);
 
-/** Hovers each candidate and keeps those whose content only the mouse shows. Stops at `endAt`. */
-export async function tryHover(page: Page, candidates: readonly HoverCandidate[], endAt: number): Promise<HoverOnly[]> {
+/**
+ * Hovers each candidate and keeps those whose content only the mouse shows (`found`). Stops at
+ * `endAt`. `pressed`: Enter was pressed on a button (which may have acted on the page); pointing
+ * and focusing alone do not operate anything.
+ */
+export async function tryHover(page: Page, candidates: readonly HoverCandidate[], endAt: number): Promise<{ found: HoverOnly[]; pressed: boolean }> {
   const out: HoverOnly[] = [];
+  let pressed = false;
   for (const c of candidates) {
     if (performance.now() > endAt) break;
     try {
@@ -232,6 +237,7 @@ export async function tryHover(page: Page, candidates: readonly HoverCandidate[]
         await wait(page, SHOW_MS);
         let shownByKeys = await probe(page, anyShown, rev.ids);
         if (!shownByKeys && target.button) {
+          pressed = true;
           await page.keyboard.press('Enter');
           await wait(page, SHOW_MS);
           shownByKeys = await probe(page, anyShown, rev.ids);
@@ -246,5 +252,5 @@ export async function tryHover(page: Page, candidates: readonly HoverCandidate[]
     }
   }
   await page.mouse.move(0, 0).catch(() => {});
-  return out;
+  return { found: out, pressed };
 }

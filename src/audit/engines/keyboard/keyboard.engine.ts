@@ -11,7 +11,7 @@ import { clickListenerIds, compareStyles, describeIds, findFakeControls, FOCUS_G
 import { visualOrderFinding, activationFinding, changeOnInputFinding, dialogEscapeFinding, dialogFocusFinding, dialogTriggerFinding, focusFailures, focusVisibleFindings, hoverOnlyFinding, notFocusableFinding, trapFinding, type Described } from './checks.ts';
 import { hoverCandidates, tryHover } from './hover.ts';
 import { placeAll, visualOrderBreak } from './visual-order.ts';
-import { EffectsRecorder, somethingHappened } from './effects.ts';
+import { contextChanged, EffectsRecorder, somethingHappened } from './effects.ts';
 import { dialogTriggers, probeDialogs } from './dialogs.ts';
 import { activationCandidates, choiceCandidates, tryActivation, tryChoices } from './operate.ts';
 
@@ -162,6 +162,8 @@ export const keyboardEngine: ScanEngine = {
         // Every request but what renders the page is refused while keys and clicks operate it (a
         // custom "Delete" button must not reach the site), and the page is then put back as it
         // loaded, by its address (a GET), before the network opens again.
+        // Only pointing at things and focusing them (the hover check alone, when it pressed no
+        // key and the page changed nothing in its DOM): nothing was operated, nothing to put back.
         let tried = false;
         const op = await withRequestsHeld(
           page,
@@ -268,12 +270,17 @@ async function checkNotFocusable(page: Page, listenerIds: number[]): Promise<Fin
 
 // ---- 2.1.1, 2.4.3, 3.2.2: operating with keys ----------------------------------------------------
 
-/** `tried`: something was pressed, clicked or changed (the page is then put back, whatever it showed). */
+/**
+ * `tried`: something was pressed, clicked or changed, or the page's DOM changed while it was
+ * pointed at (the page is then put back, whatever it showed).
+ */
 async function checkOperation(page: Page, cdp: CDPSession | null, hoverIds: number[]): Promise<{ findings: FindingDraft[]; changed: boolean; tried: boolean }> {
   const endAt = performance.now() + OPERATE_BUDGET_MS;
   const fx = new EffectsRecorder(page);
   const out: FindingDraft[] = [];
   let changed = false;
+  // Whether anything was operated (or may have been): what decides that the page is put back.
+  let touched = false;
   const describe = async (ids: number[]): Promise<Array<Described | null>> => (ids.length ? probe(page, describeIds, ids) : []);
   try {
     const t0 = performance.now();
@@ -293,6 +300,7 @@ async function checkOperation(page: Page, cdp: CDPSession | null, hoverIds: numb
 
     // Choices first: they are put back, the others may leave the page changed.
     if (choices.length > 0) {
+      touched = true;
       const r = await tryChoices(page, fx, choices, endAt);
       changed ||= r.changed;
       const ds = await describe(r.results.map((c) => c.id));
@@ -303,8 +311,11 @@ async function checkOperation(page: Page, cdp: CDPSession | null, hoverIds: numb
     }
     // Hovering changes nothing for good: before the checks that may leave the page changed.
     if (hovers.length > 0 && !restless) {
-      const found = await tryHover(page, hovers, Math.min(endAt, performance.now() + HOVER_BUDGET_MS));
-      debug('hover', Math.round(performance.now() - t0), 'ms');
+      await fx.start(null);
+      const { found, pressed } = await tryHover(page, hovers, Math.min(endAt, performance.now() + HOVER_BUDGET_MS));
+      const after = await fx.read(0);
+      touched ||= pressed || after.mutations > 0 || contextChanged(after) || after.addressChanged || after.dialogs > 0;
+      debug('hover', Math.round(performance.now() - t0), 'ms', { pressed, mutations: after.mutations });
       const ds = await describe(found.map((h) => h.id));
       found.forEach((h, i) => {
         const f = hoverOnlyFinding(h, ds[i] ?? null);
@@ -312,6 +323,7 @@ async function checkOperation(page: Page, cdp: CDPSession | null, hoverIds: numb
       });
     }
     if (buttons.length > 0 && !restless) {
+      touched = true;
       const r = await tryActivation(page, fx, buttons, endAt);
       changed ||= r.changed;
       const ds = await describe(r.results.map((a) => a.id));
@@ -321,6 +333,7 @@ async function checkOperation(page: Page, cdp: CDPSession | null, hoverIds: numb
       });
     }
     if (dialogs.length > 0 && performance.now() < endAt) {
+      touched = true;
       const unreachable = new Map<number, number>();
       const r = await probeDialogs(page, fx, dialogs, endAt, async ({ dialog }) => {
         const listenerIds = await clickListenerIds(page, cdp);
@@ -335,9 +348,10 @@ async function checkOperation(page: Page, cdp: CDPSession | null, hoverIds: numb
       }
     }
   } catch (err) {
+    touched = true;
     debug('operate failed', err);
   } finally {
     await fx.remove();
   }
-  return { findings: out, changed, tried: true };
+  return { findings: out, changed, tried: touched };
 }

@@ -77,6 +77,29 @@ describe('keyboard engine: operating controls with keys', () => {
     expect(ofRule(r, 'hover-only')).toEqual([]);
   });
 
+  it('loads a page again after operating it, but not after only pointing at it and focusing it', async () => {
+    // The page counts its loads in this tab (sessionStorage outlives a reload); an engine after
+    // the keyboard's reads the count.
+    let loads = 0;
+    const counted: ScanEngine = {
+      id: 'loads-counted',
+      stage: 'CustomChecks',
+      run: async ({ page: p }) => ((loads = await p.evaluate(() => Number(sessionStorage.getItem('loads')))), { findings: [] }),
+    };
+    const count = '<script>sessionStorage.setItem("loads", String(Number(sessionStorage.getItem("loads")) + 1));</script>';
+    const hoverOnly = page(
+      '<nav><ul><li><a href="/products">Products</a><ul><li><a href="/p/1">Phones</a></li></ul></li></ul></nav><main><p>Text</p></main>' + count,
+      '<style>nav ul ul { display: none; } nav li:hover > ul { display: block; }</style>',
+    );
+    const r = await scanner.scan(hoverOnly, { engines: [keyboardEngine, counted] });
+    expect(ofRule(r, 'hover-only')).toHaveLength(1);
+    expect(loads).toBe(1);
+    const operated = page('<main><p id="out">Off</p><div role="button" tabindex="0" id="b2" onclick="out.textContent += \'!\'">Add</div></main>' + count);
+    const r2 = await scanner.scan(operated, { engines: [keyboardEngine, counted] });
+    expect(ofRule(r2, 'keyboard-activation')).toHaveLength(1);
+    expect(loads).toBe(2);
+  });
+
   it('asks for review of a modal dialog focus does not enter, Tab leaves and Escape does not close, with its close "×" Tab cannot reach', async () => {
     const after: Array<Record<string, unknown>> = [];
     const state: ScanEngine = {
