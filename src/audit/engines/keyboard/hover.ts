@@ -209,13 +209,44 @@ const SHOW_MS = 150;
 const wait = (page: Page, ms: number) => probe(page, (_k, t: number) => new Promise((r) => setTimeout(r, t)), ms);
 
 /**
+ * Waits for what styles alone show or hide: a new frame's style, then the transitions and
+ * animations it started (a `transition-delay` included), up to `ms`. Enough where no script
+ * listens to the pointer: what `:hover` shows is there as soon as they end.
+ */
+const styleSettled = (page: Page, ms: number) =>
+  probe(
+    page,
+    (_k, t: number) =>
+      new Promise<void>((resolve) => {
+        const end = performance.now() + t;
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => {
+            const running = document.getAnimations().filter((a) => a.playState === 'running' || a.pending);
+            if (running.length === 0) return resolve();
+            const left = Math.max(0, end - performance.now());
+            void Promise.race([Promise.all(running.map((a) => a.finished.catch(() => {}))), new Promise((r) => setTimeout(r, left))]).then(() => resolve());
+          }),
+        );
+      }),
+    ms,
+  );
+
+/**
  * Hovers each candidate and keeps those whose content only the mouse shows (`found`). Stops at
- * `endAt`. `pressed`: Enter was pressed on a button (which may have acted on the page); pointing
+ * `endAt`. `noPointerScripts`: the page has no pointer listener anywhere, so what pointing shows
+ * or hides is waited for by its styles' transitions rather than a fixed time. `pressed`: Enter was pressed on a button (which may have acted on the page); pointing
  * and focusing alone do not operate anything.
  */
-export async function tryHover(page: Page, candidates: readonly HoverCandidate[], endAt: number): Promise<{ found: HoverOnly[]; pressed: boolean }> {
+export async function tryHover(
+  page: Page,
+  candidates: readonly HoverCandidate[],
+  endAt: number,
+  noPointerScripts = false,
+): Promise<{ found: HoverOnly[]; pressed: boolean }> {
   const out: HoverOnly[] = [];
   let pressed = false;
+  // With no pointer listener anywhere on the page, only styles answer the pointer.
+  const pointerSettled = () => (noPointerScripts ? styleSettled(page, SHOW_MS) : wait(page, SHOW_MS));
   for (const c of candidates) {
     if (performance.now() > endAt) break;
     try {
@@ -224,10 +255,10 @@ export async function tryHover(page: Page, candidates: readonly HoverCandidate[]
       if (!at) continue;
       await probe(page, noteShown);
       await page.mouse.move(at.x, at.y);
-      await wait(page, SHOW_MS);
+      await pointerSettled();
       const rev = await probe(page, newlyShown, c.id);
       await page.mouse.move(0, 0);
-      await wait(page, SHOW_MS);
+      await pointerSettled();
       if (rev.ids.length === 0) continue;
       // Shown without the pointer too (a click-toggled menu, a timer): not the pointer's doing.
       if (await probe(page, anyShown, rev.ids)) continue;

@@ -7,7 +7,7 @@ import { analyseWalk, EXIT_CONTROL_NAME, keyHints } from './focus-walk.ts';
 import type { EngineResult, PageSession, ScanEngine } from '../engine.ts';
 import { KEYBOARD_RULES } from '../../../shared/rules/keyboard.ts';
 import { debug, fastWalk, freedByHints, installProbe, probe, slowWalk, trappedAt } from './probe.ts';
-import { clickListenerIds, compareStyles, describeIds, findFakeControls, FOCUS_GUARD_EVENTS, focusMeasures, hasKeyListeners, HOVER_EVENTS, listenerIds, POINTER_EVENTS, trapFacts } from './page-facts.ts';
+import { clickListenerIds, compareStyles, type Listeners, describeIds, findFakeControls, FOCUS_GUARD_EVENTS, focusMeasures, hasKeyListeners, HOVER_EVENTS, listenerIds, POINTER_MOVE_EVENTS, POINTER_EVENTS, trapFacts } from './page-facts.ts';
 import { visualOrderFinding, activationFinding, changeOnInputFinding, dialogEscapeFinding, dialogFocusFinding, dialogTriggerFinding, focusFailures, focusVisibleFindings, hoverOnlyFinding, notFocusableFinding, trapFinding, type Described } from './checks.ts';
 import { hoverCandidates, tryHover } from './hover.ts';
 import { placeAll, visualOrderBreak } from './visual-order.ts';
@@ -94,7 +94,7 @@ export const keyboardEngine: ScanEngine = {
     const at = await page.evaluate(installProbe);
     // Which elements listen to what, asked of DevTools once (after any reload below).
     let listening: Promise<Listening> | null = null;
-    const listeners = () => (listening ??= listenerIds(page, cdp, { click: POINTER_EVENTS, hover: HOVER_EVENTS, guard: FOCUS_GUARD_EVENTS }));
+    const listeners = () => (listening ??= listenerIds(page, cdp, { click: POINTER_EVENTS, hover: HOVER_EVENTS, guard: FOCUS_GUARD_EVENTS }, { pointer: POINTER_MOVE_EVENTS }));
     const findings: FindingDraft[] = [];
     let t0 = performance.now();
     const lap = (what: string) => {
@@ -131,7 +131,7 @@ export const keyboardEngine: ScanEngine = {
       }
       // A walk cut off by its cap (a page with hundreds of links) never reached the rest of the
       // page: elements there that listen to blur, focusout or keydown are tried as suspects too.
-      const unreached = !walk.completed && !walk.stuck && positions.length >= cap ? unreachedGuards(tabbable, walk.order, (await listeners()).guard ?? []) : [];
+      const unreached = !walk.completed && !walk.stuck && positions.length >= cap ? unreachedGuards(tabbable, walk.order, (await listeners()).ids.guard ?? []) : [];
       const suspects = [...new Set([...walk.revisited, ...state.prevented.filter((p): p is number => typeof p === 'number'), ...state.scripted, ...unreached])].slice(0, SUSPECT_CAP);
 
       // 2. Focus visible, on the elements Tab reached (not where scripts bounce focus: focusing
@@ -153,7 +153,7 @@ export const keyboardEngine: ScanEngine = {
       }
 
       // 4. Things that look clickable but Tab cannot reach.
-      findings.push(...(await checkNotFocusable(page, (await listeners()).click ?? [])));
+      findings.push(...(await checkNotFocusable(page, (await listeners()).ids.click ?? [])));
       lap('not focusable');
 
       // 5. Operating things with keys: dialogs, custom buttons, choices that change the context.
@@ -168,7 +168,8 @@ export const keyboardEngine: ScanEngine = {
         const op = await withRequestsHeld(
           page,
           async () => {
-            const r = await checkOperation(page, cdp, (await listeners()).hover ?? []);
+            const l = await listeners();
+            const r = await checkOperation(page, cdp, l.ids.hover ?? [], !!l.nowhere?.has('pointer'));
             tried = r.tried || r.changed;
             return r;
           },
@@ -221,7 +222,7 @@ async function checkTraps(page: Page, cdp: CDPSession | null, suspects: number[]
   return out;
 }
 
-type Listening = Partial<Record<'click' | 'hover' | 'guard', number[]>>;
+type Listening = Listeners<'click' | 'hover' | 'guard', 'pointer'>;
 
 /** Tabbable elements the walk did not reach that listen to blur, focusout or keydown themselves, in tab order. */
 function unreachedGuards(tabbable: readonly number[], reached: readonly number[], guardIds: readonly number[]): number[] {
@@ -274,7 +275,7 @@ async function checkNotFocusable(page: Page, listenerIds: number[]): Promise<Fin
  * `tried`: something was pressed, clicked or changed, or the page's DOM changed while it was
  * pointed at (the page is then put back, whatever it showed).
  */
-async function checkOperation(page: Page, cdp: CDPSession | null, hoverIds: number[]): Promise<{ findings: FindingDraft[]; changed: boolean; tried: boolean }> {
+async function checkOperation(page: Page, cdp: CDPSession | null, hoverIds: number[], noPointerScripts: boolean): Promise<{ findings: FindingDraft[]; changed: boolean; tried: boolean }> {
   const endAt = performance.now() + OPERATE_BUDGET_MS;
   const fx = new EffectsRecorder(page);
   const out: FindingDraft[] = [];
@@ -290,7 +291,7 @@ async function checkOperation(page: Page, cdp: CDPSession | null, hoverIds: numb
       probe(page, choiceCandidates, CHOICE_CAP),
       probe(page, hoverCandidates, { listenerIds: hoverIds, cap: HOVER_CAP }),
     ]);
-    debug('operate', { dialogs, buttons, choices, hovers });
+    debug('operate', { dialogs, buttons, choices, hovers, noPointerScripts });
     if (dialogs.length + buttons.length + choices.length + hovers.length === 0) return { findings: [], changed: false, tried: false };
     await fx.install();
     // A page that changes by itself (a clock, a carousel) makes every key look as if it did something.
@@ -312,7 +313,7 @@ async function checkOperation(page: Page, cdp: CDPSession | null, hoverIds: numb
     // Hovering changes nothing for good: before the checks that may leave the page changed.
     if (hovers.length > 0 && !restless) {
       await fx.start(null);
-      const { found, pressed } = await tryHover(page, hovers, Math.min(endAt, performance.now() + HOVER_BUDGET_MS));
+      const { found, pressed } = await tryHover(page, hovers, Math.min(endAt, performance.now() + HOVER_BUDGET_MS), noPointerScripts);
       const after = await fx.read(0);
       touched ||= pressed || after.mutations > 0 || contextChanged(after) || after.addressChanged || after.dialogs > 0;
       debug('hover', Math.round(performance.now() - t0), 'ms', { pressed, mutations: after.mutations });

@@ -228,26 +228,49 @@ const POINTER_EVENTS = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 
 
 /** Ids (in the probe) of elements with their own click-like listeners, via DevTools; capped. */
 export async function clickListenerIds(page: Page, cdp: CDPSession | null): Promise<number[]> {
-  return (await listenerIds(page, cdp, { click: POINTER_EVENTS })).click ?? [];
+  return (await listenerIds(page, cdp, { click: POINTER_EVENTS })).ids.click ?? [];
 }
 
 /** Events a script that holds focus listens to: focus sent back on blur, Tab cancelled on keydown. */
 export const FOCUS_GUARD_EVENTS: ReadonlySet<string> = new Set(['blur', 'focusout', 'keydown']);
 /** Events of a script that shows something under the mouse pointer. */
 export const HOVER_EVENTS: ReadonlySet<string> = new Set(['mouseover', 'mouseenter']);
+/** Every listener a script could answer the pointer's moves with (showing or hiding something). */
+export const POINTER_MOVE_EVENTS: ReadonlySet<string> = new Set(['mouseover', 'mouseenter', 'mousemove', 'mouseout', 'mouseleave', 'pointerover', 'pointerenter', 'pointermove', 'pointerout', 'pointerleave']);
 export { POINTER_EVENTS };
 
 /**
- * Ids (in the probe) of elements with their own listeners, per group of event types, from one
- * DevTools call (it costs tens to hundreds of ms on a page with many listeners); at most 40
- * elements per group.
+ * Per group of event types, the elements (probe ids, at most 40) with a listener of one of them;
+ * `nowhere`: the groups of `absent` of which the page has no listener at all, on any node, the
+ * document or the window (unset when DevTools could not be asked: then nothing is known).
  */
-export async function listenerIds<G extends string>(page: Page, cdp: CDPSession | null, groups: Record<G, ReadonlySet<string>>): Promise<Partial<Record<G, number[]>>> {
-  if (!cdp) return {};
+export interface Listeners<G extends string, A extends string = never> {
+  ids: Partial<Record<G, number[]>>;
+  nowhere?: ReadonlySet<A>;
+}
+
+/**
+ * Ids (in the probe) of elements with their own listeners, per group of event types, from one
+ * DevTools call for the document (it costs tens to hundreds of ms on a page with many listeners)
+ * and one for the window; at most 40 elements per group.
+ */
+
+export async function listenerIds<G extends string, A extends string = never>(
+  page: Page,
+  cdp: CDPSession | null,
+  groups: Record<G, ReadonlySet<string>>,
+  absent?: Record<A, ReadonlySet<string>>,
+): Promise<Listeners<G, A>> {
+  if (!cdp) return { ids: {} };
   try {
     const { result } = await cdp.send('Runtime.evaluate', { expression: 'document' });
-    if (!result.objectId) return {};
+    if (!result.objectId) return { ids: {} };
     const { listeners } = await cdp.send('DOMDebugger.getEventListeners', { objectId: result.objectId, depth: -1, pierce: true });
+    // The window's own listeners, and the document's (no element to point at, as delegation uses).
+    const win = await cdp.send('Runtime.evaluate', { expression: 'window' });
+    const onWindow = win.result.objectId ? (await cdp.send('DOMDebugger.getEventListeners', { objectId: win.result.objectId, depth: 0 })).listeners : [];
+    const nowhere = new Set<A>();
+    for (const a of Object.keys(absent ?? {}) as A[]) if (![...listeners, ...onWindow].some((l) => absent![a].has(l.type))) nowhere.add(a);
     const byGroup = new Map<G, number[]>();
     for (const g of Object.keys(groups) as G[]) {
       byGroup.set(g, [...new Set(listeners.filter((l) => groups[g].has(l.type) && l.backendNodeId).map((l) => l.backendNodeId!))].slice(0, 40));
@@ -271,11 +294,11 @@ export async function listenerIds<G extends string>(page: Page, cdp: CDPSession 
         }
       }),
     );
-    const out: Partial<Record<G, number[]>> = {};
-    for (const [g, ns] of byGroup) out[g] = ns.map((n) => ids.get(n)).filter((i): i is number => i !== undefined);
+    const out: Listeners<G, A> = { ids: {}, nowhere };
+    for (const [g, ns] of byGroup) out.ids[g] = ns.map((n) => ids.get(n)).filter((i): i is number => i !== undefined);
     return out;
   } catch {
-    return {};
+    return { ids: {} };
   }
 }
 

@@ -63,6 +63,17 @@ describe('keyboard engine: operating controls with keys', () => {
     ]);
   });
 
+  it('waits for a sub-menu that a :hover style shows after a delay, on a page with no pointer script', async () => {
+    const r = await scanner.scan(
+      page(
+        '<nav><ul><li id="more"><a href="/more">More</a><ul><li><a href="/m/1">Archive</a></li></ul></li></ul></nav><main><p>Text</p></main>',
+        '<style>nav ul ul { visibility: hidden; transition: visibility 0s 100ms; } nav li:hover > ul { visibility: visible; }</style>',
+      ),
+      kbd,
+    );
+    expect(ofRule(r, 'hover-only').map((f) => [f.elementSelector, f.type, f.data.controls])).toEqual([['#more', 'needs_review', true]]);
+  });
+
   it('passes hover content that focus shows too, and a heading\'s permalink', async () => {
     const r = await scanner.scan(
       page(
