@@ -36,7 +36,6 @@ export interface PageSession {
 
 /** axe's target-size rule at the phone viewport (390×844): its violations and its undecided results. */
 export interface PhoneTargetSize {
-  viewport: { width: number; height: number };
   violations: unknown[];
   incomplete: unknown[];
 }

@@ -1,4 +1,5 @@
 import type { Page } from 'playwright';
+import { MOBILE_VIEWPORT } from '../../../shared/audit-setup.ts';
 
 /**
  * WCAG 1.3.4 Orientation, measured: the page, already loaded, is laid out at a phone's viewport in
@@ -32,7 +33,7 @@ export async function afterResize(page: Page): Promise<void> {
 }
 
 /** The phone viewport of the portrait state. */
-export const PORTRAIT = { width: 390, height: 844 } as const;
+export const PORTRAIT = MOBILE_VIEWPORT;
 
 /**
  * Init script of every document (registered with the browser context): records the orientations

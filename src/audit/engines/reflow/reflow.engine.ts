@@ -1,5 +1,5 @@
 import type { CDPSession, Page } from 'playwright';
-import { DESKTOP_VIEWPORT, MOBILE_VIEWPORT } from '../../../shared/audit-setup.ts';
+import { DESKTOP_VIEWPORT } from '../../../shared/audit-setup.ts';
 import type { FindingDraft } from '../../../shared/findings.ts';
 import { ensureInPage } from '../../session/in-page.ts';
 import { oneLineBox, reflowOutcome, textClipState, usedLineHeight, type ClipHit } from './geometry.ts';
@@ -328,9 +328,9 @@ export const reflowEngine: ScanEngine = {
           .catch(() => [] as string[]);
         orientation = { portrait, landscape, locks };
         lap('orientation: portrait');
-        if (wantsPhoneTargetSize(pageSession) && PORTRAIT.width === MOBILE_VIEWPORT.width && PORTRAIT.height === MOBILE_VIEWPORT.height) {
+        if (wantsPhoneTargetSize(pageSession)) {
           const targets = await targetSizeHere(page).catch(() => null);
-          if (targets) pageSession.layouts!.phoneTargetSize = { ...targets, viewport: { ...PORTRAIT } };
+          if (targets) pageSession.layouts!.phoneTargetSize = targets;
           lap('target sizes at the phone viewport');
         }
       }

@@ -20,7 +20,7 @@ export async function targetSizeHere(page: PageSession['page']): Promise<PhoneTa
         resultTypes: ['violations', 'incomplete'],
       }),
   );
-  return { viewport: page.viewportSize() ?? MOBILE_VIEWPORT, violations: results.violations, incomplete: results.incomplete };
+  return { violations: results.violations, incomplete: results.incomplete };
 }
 
 /** Whether an engine that lays the page out at the phone viewport anyway should measure target sizes there for this one. */
