@@ -11,9 +11,11 @@
 // issue 30: SCAN_STATES_MAX=0) and on (the defaults), side by side; the pipeline also once as before
 // issue 30 (states and pictures off). Prints pages per minute for
 // each and the pipeline's ratio to the faster raw loop. Asserts nothing.
-//   node bench/crawl.bench.ts [maxPages=1000] [--states-only]
+//   node bench/crawl.bench.ts [maxPages=1000] [--states-only | --orchestration-only]
 // `--states-only` runs just the states comparison (the two loopback pipelines and the two service
-// scans), for a machine where the whole bench would take too long.
+// scans), for a machine where the whole bench would take too long; `--orchestration-only` just
+// the pipeline (states off) against the same scan without Temporal or database.
+// Each run prints where its CPU went (Chromium, worker, API, Temporal, PostgreSQL).
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser } from 'playwright';
@@ -24,11 +26,12 @@ import { scanUrl } from '../src/audit/scan-url.ts';
 import { loadConfig } from '../src/config.ts';
 import { createTargetPolicy } from '../src/security/target-policy.ts';
 import { AXE_WCAG_TAGS } from '../src/shared/wcag.ts';
-import { startStack } from './stack.ts';
+import { cpuBetween, cpuSnapshot, formatCpu, startStack } from './stack.ts';
 import { startStaticServer } from '../test/support/static-server.ts';
 
 const args = process.argv.slice(2);
 const statesOnly = args.includes('--states-only');
+const orchestrationOnly = args.includes('--orchestration-only');
 const maxPages = Number(args.find((a) => !a.startsWith('--')) ?? 1000);
 /** The interaction states of a worker started with this environment (the defaults unless SCAN_STATES_* are set). */
 const defaultStates = loadConfig({ SCAN_STATES_MAX: process.env.SCAN_STATES_MAX, SCAN_STATES_BUDGET_MS: process.env.SCAN_STATES_BUDGET_MS }).scanStates;
@@ -49,6 +52,7 @@ async function pipeline(label: string, env: Record<string, string>): Promise<Pip
   const call = stack.call;
   try {
     const site = await call('/api/sites', { method: 'POST', body: JSON.stringify({ url: `${origin}/` }) });
+    const cpu0 = cpuSnapshot();
     const t0 = performance.now();
     const { crawlId } = await call(`/api/sites/${site.id}/crawl`, { method: 'POST', body: JSON.stringify({ maxPages }) });
     let crawl: any;
@@ -60,6 +64,7 @@ async function pipeline(label: string, env: Record<string, string>): Promise<Pip
       await new Promise((r) => setTimeout(r, 500));
     }
     const seconds = (performance.now() - t0) / 1000;
+    const cpu = cpuBetween(cpu0, cpuSnapshot());
     const urls: string[] = [];
     for (let offset = 0; offset < crawl.totalPages; offset += 100) {
       const page = await call(`/api/sites/${site.id}/pages?limit=100&offset=${offset}`);
@@ -69,6 +74,7 @@ async function pipeline(label: string, env: Record<string, string>): Promise<Pip
     const rate = crawl.scannedPages / (seconds / 60);
     console.log(`pipeline (${label}): ${crawl.status}, ${crawl.totalPages} pages found, ${crawl.scannedPages} scanned, ${crawl.failedPages} failed, ${crawl.brokenLinks} broken links, ${issues.pagination.total} open issues, score ${crawl.overallScore}`);
     console.log(`pipeline (${label}): ${seconds.toFixed(1)} s from POST to ${crawl.status}; first page scanned after ${((firstScanAt! - t0) / 1000).toFixed(1)} s; ${rate.toFixed(1)} pages/min`);
+    console.log(`pipeline (${label}): ${formatCpu(cpu, crawl.scannedPages)}`);
     return { rate, urls };
   } finally {
     await stack.stop();
@@ -79,6 +85,7 @@ async function pipeline(label: string, env: Record<string, string>): Promise<Pip
 async function rawLoop(label: string, urls: string[], slot: (browser: Browser) => Promise<{ scan(url: string): Promise<void>; close(): Promise<void> }>): Promise<number> {
   const browser = await chromium.launch({ executablePath: resolveChromiumPath(process.env.CHROMIUM_PATH), args: CHROMIUM_ARGS });
   const queue = [...urls];
+  const cpu0 = cpuSnapshot();
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -90,10 +97,31 @@ async function rawLoop(label: string, urls: string[], slot: (browser: Browser) =
     }),
   );
   const seconds = (performance.now() - t0) / 1000;
+  const cpu = cpuBetween(cpu0, cpuSnapshot());
   await browser.close();
   const rate = urls.length / (seconds / 60);
-  console.log(`${label}: ${urls.length} pages in ${seconds.toFixed(1)} s; ${rate.toFixed(1)} pages/min (${concurrency} slots)`);
+  console.log(`${label}: ${urls.length} pages in ${seconds.toFixed(1)} s; ${rate.toFixed(1)} pages/min (${concurrency} slots); ${formatCpu(cpu, urls.length)}`);
   return rate;
+}
+
+if (orchestrationOnly) {
+  // Just the pipeline against the same scan without Temporal, database or enrichment, states off.
+  const run = await pipeline('loopback, states off', { ALLOW_PRIVATE_TARGETS: 'true', ...STATES_OFF });
+  if (args.includes('--no-bare')) process.exit(0);
+  const policy = createTargetPolicy({ allowPrivate: true });
+  const bare = await rawLoop('service scan, every engine, states off, no Temporal or database', run.urls, async (browser) => {
+    const tab = await openTab({ browser, policy, pageLoadTimeoutMs: 30_000 });
+    return {
+      async scan(url: string) {
+        const r = await scanUrl(url, { tab, policy, pageLoadTimeoutMs: 30_000, engines: DEFAULT_ENGINES, states: { maxStates: 0, budgetMs: 0 } });
+        if (r.kind !== 'scanned') throw new Error(r.error.code);
+      },
+      close: () => tab.close(),
+    };
+  });
+  await closeCorpus();
+  console.log(`pipeline/service scan (orchestration, database, enrichment): ${(run.rate / bare).toFixed(2)} (${run.urls.length} pages, ${concurrency} slots)`);
+  process.exit(0);
 }
 
 // What a crawl did before issue 30 (no interaction states, no pictures; rendered discovery has no

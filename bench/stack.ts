@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { Connection } from '@temporalio/client';
 import { freePort } from '../temporal-dev/dev-server.ts';
+import { taskQueues } from '../src/shared/task-queues.ts';
 
 export interface Stack {
   api: string;
@@ -28,8 +30,8 @@ export interface Stack {
 export async function startStack(
   name: string,
   extraEnv: Record<string, string> = {},
-  opts: { fresh?: boolean } = {},
-): Promise<Stack & { readySeconds: number }> {
+  opts: { fresh?: boolean; waitForWorkers?: boolean } = {},
+): Promise<Stack & { readySeconds: number; workersReadySeconds?: number }> {
   const port = await freePort();
   const temporalPort = await freePort();
   const pgPort = await freePort();
@@ -56,15 +58,21 @@ export async function startStack(
     if (child.exitCode !== null) throw new Error('npm start exited');
     await new Promise((r) => setTimeout(r, 50));
   }
+  const readySeconds = (performance.now() - t0) / 1000;
+  // The API answers before the worker has built its workflow bundle and launched: a bench that
+  // times crawls waits for the worker to poll, so start-up is not counted as crawl time.
+  const temporalAddress = `127.0.0.1:${temporalPort}`;
+  if (opts.waitForWorkers !== false) await workersPolling(temporalAddress, extraEnv.TASK_QUEUE_PREFIX, () => child.exitCode !== null);
   return {
     api,
-    temporalAddress: `127.0.0.1:${temporalPort}`,
+    temporalAddress,
     // The one given, or the embedded cluster with its random password, kept beside its data folder.
     databaseUrl: extraEnv.DATABASE_URL ?? `postgres://postgres:${readFileSync(path.join(env.DATA_DIR!, 'postgres.password'), 'utf8').trim()}@127.0.0.1:${pgPort}/a11y`,
     apiPid: () => findProcess('api/server.ts', `PORT=${port}`),
     workerPid: () => findProcess('workers/worker.ts', `PORT=${port}`),
     postgresPid: () => findPostgres(path.join(env.DATA_DIR!, 'postgres')),
-    readySeconds: (performance.now() - t0) / 1000,
+    readySeconds,
+    ...(opts.waitForWorkers !== false ? { workersReadySeconds: (performance.now() - t0) / 1000 } : {}),
     async call(p, init) {
       const res = await fetch(api + p, { ...init, headers: { 'content-type': 'application/json', ...init?.headers } });
       if (!res.ok) throw new Error(`${init?.method ?? 'GET'} ${p}: ${res.status} ${await res.text()}`);
@@ -75,6 +83,27 @@ export async function startStack(
       await exited;
     },
   };
+}
+
+/** Resolves once a worker polls the workflow queue and the page-scan queue. */
+async function workersPolling(address: string, prefix: string | undefined, exited: () => boolean): Promise<void> {
+  const connection = await Connection.connect({ address });
+  const queues = taskQueues(prefix);
+  const polled = async (name: string, taskQueueType: 1 | 2) => {
+    const r = await connection.workflowService.describeTaskQueue({ namespace: 'default', taskQueue: { name }, taskQueueType });
+    return (r.pollers?.length ?? 0) > 0;
+  };
+  try {
+    const deadline = Date.now() + 180_000;
+    // 1: workflow tasks, 2: activity tasks (temporal.api.enums.v1.TaskQueueType)
+    while (!((await polled(queues.workflows, 1)) && (await polled(queues.pageScan, 2)))) {
+      if (exited()) throw new Error('npm start exited');
+      if (Date.now() > deadline) throw new Error('no worker polled within 3 minutes');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } finally {
+    await connection.close();
+  }
 }
 
 /** A process whose command line contains `script` and whose environment contains `envEntry` (Linux /proc). */
@@ -131,4 +160,58 @@ export function pssMb(pids: readonly number[]): number {
     }
   }
   return seen ? kb / 1024 : Number.NaN;
+}
+
+/** The processes a crawl's CPU goes to, named by their command lines. */
+export type CpuRole = 'chromium' | 'worker' | 'api' | 'temporal' | 'postgres' | 'bench' | 'kernel' | 'other';
+
+function roleOf(cmd: string, pid: number): CpuRole {
+  if (pid === process.pid) return 'bench';
+  if (/chrom(e|ium)/.test(cmd)) return 'chromium';
+  if (cmd.includes('workers/worker.ts')) return 'worker';
+  if (cmd.includes('api/server.ts')) return 'api';
+  if (/temporal/.test(cmd)) return 'temporal';
+  if (/postgres/.test(cmd)) return 'postgres';
+  if (cmd === '') return 'kernel';
+  return 'other';
+}
+
+/** CPU seconds (user + system, with reaped children's) of every process now, by pid. */
+export function cpuSnapshot(): Map<number, { role: CpuRole; seconds: number }> {
+  const tick = 100; // USER_HZ on Linux
+  const out = new Map<number, { role: CpuRole; seconds: number }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // fields[11..14]: utime stime cutime cstime (stat fields 14-17)
+      // init (pid 1) reaps every orphan, whatever it ran: its children's time belongs to no role.
+      const reaped = entry === '1' ? 0 : Number(fields[13]) + Number(fields[14]);
+      const seconds = (Number(fields[11]) + Number(fields[12]) + reaped) / tick;
+      // An ended process not yet reaped has no command line any more: its name is still in stat.
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ') || (/\(([^)]*)\) Z/.exec(stat)?.[1] ?? '');
+      out.set(Number(entry), { role: roleOf(cmd, Number(entry)), seconds });
+    } catch {
+      // ended while we looked
+    }
+  }
+  return out;
+}
+
+/** CPU seconds each role used between two snapshots (processes started in between count from zero). */
+export function cpuBetween(before: ReturnType<typeof cpuSnapshot>, after: ReturnType<typeof cpuSnapshot>): Record<CpuRole, number> {
+  const sums: Record<CpuRole, number> = { chromium: 0, worker: 0, api: 0, temporal: 0, postgres: 0, bench: 0, kernel: 0, other: 0 };
+  for (const [pid, p] of after) sums[p.role] += Math.max(0, p.seconds - (before.get(pid)?.seconds ?? 0));
+  return sums;
+}
+
+/** "chromium 120.3 s, worker 30.1 s, …" for the roles that used any CPU. */
+export function formatCpu(sums: Record<CpuRole, number>, pages: number): string {
+  const total = Object.values(sums).reduce((a, b) => a + b, 0);
+  const parts = Object.entries(sums)
+    .filter(([, s]) => s >= 0.05)
+    .sort((a, b) => b[1] - a[1])
+    .map(([role, s]) => `${role} ${s.toFixed(1)} s (${((s / pages) * 1000).toFixed(0)} ms/page)`);
+  return `CPU ${total.toFixed(1)} s: ${parts.join(', ')}`;
 }
