@@ -36,9 +36,9 @@ const MAX_RUN_EVENTS = 8_000;
 
 /**
  * One crawl: starts discovery as a child, scans pages as soon as they are discovered (page-scan,
- * then ai-enrichment), keeps at most `window` pages in flight, continues as new when the history
- * grows, and finalizes once (score and issue diff). The frontier and every result live in
- * PostgreSQL; the history holds ids and counts only.
+ * then ai-enrichment), keeps at most `window` pages in flight (claimed in batches of about half a
+ * window), continues as new when the history grows, and finalizes once (score and issue diff). The
+ * frontier and every result live in PostgreSQL; the history holds ids and counts only.
  */
 export async function CrawlWorkflow(started: CrawlWorkflowInput): Promise<CrawlWorkflowResult> {
   // A crawl started by a Temporal Schedule has no id yet: it gets one here (deterministically) and
@@ -111,6 +111,10 @@ export async function CrawlWorkflow(started: CrawlWorkflowInput): Promise<CrawlW
 
     let claims = 0;
     let idleMs = 250;
+    // Pages are claimed in batches: once half the window has drained, not after every page (each
+    // claim is an activity and a workflow task). Half a window in flight still keeps every scan
+    // slot busy. (patched: runs that claimed page by page replay as they ran.)
+    const lowWater = patched('claim-in-batches') ? Math.floor(window / 2) : window - 1;
     for (;;) {
       const info = workflowInfo();
       if (info.continueAsNewSuggested || info.historyLength > (input.maxRunEvents ?? MAX_RUN_EVENTS)) {
@@ -119,7 +123,7 @@ export async function CrawlWorkflow(started: CrawlWorkflowInput): Promise<CrawlW
       }
       let claimed = 0;
       let discoveryDone = false;
-      if (inflight.size < window) {
+      if (inflight.size <= lowWater) {
         const r = await db.claimPages({ crawlId, claimKey: `${info.runId}:${claims++}`, limit: window - inflight.size });
         claimed = r.pageIds.length;
         discoveryDone = r.discoveryDone;
@@ -134,7 +138,7 @@ export async function CrawlWorkflow(started: CrawlWorkflowInput): Promise<CrawlW
         continue;
       }
       idleMs = 250;
-      if (inflight.size >= window) await Promise.race(inflight.values());
+      if (inflight.size > lowWater) await Promise.race(inflight.values());
       else if (claimed === 0) await Promise.race([...inflight.values(), sleep(1000)]);
     }
   } catch (err) {
