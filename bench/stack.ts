@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { freePort } from '../temporal-dev/dev-server.ts';
 import { taskQueues } from '../src/shared/task-queues.ts';
+import { commandLine, procStat } from '../test/support/process-tree.ts';
 
 export interface Stack {
   api: string;
@@ -178,23 +179,17 @@ function roleOf(cmd: string, pid: number): CpuRole {
 
 /** CPU seconds (user + system, with reaped children's) of every process now, by pid. */
 export function cpuSnapshot(): Map<number, { role: CpuRole; seconds: number }> {
-  const tick = 100; // USER_HZ on Linux
   const out = new Map<number, { role: CpuRole; seconds: number }>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // fields[11..14]: utime stime cutime cstime (stat fields 14-17)
-      // init (pid 1) reaps every orphan, whatever it ran: its children's time belongs to no role.
-      const reaped = entry === '1' ? 0 : Number(fields[13]) + Number(fields[14]);
-      const seconds = (Number(fields[11]) + Number(fields[12]) + reaped) / tick;
-      // An ended process not yet reaped has no command line any more: its name is still in stat.
-      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ') || (/\(([^)]*)\) Z/.exec(stat)?.[1] ?? '');
-      out.set(Number(entry), { role: roleOf(cmd, Number(entry)), seconds });
-    } catch {
-      // ended while we looked
-    }
+    const stat = procStat(entry);
+    if (!stat) continue; // ended while we looked
+    const f = stat.fields;
+    // init (pid 1) reaps every orphan, whatever it ran: its children's time belongs to no role.
+    const reaped = entry === '1' ? 0 : Number(f[13]) + Number(f[14]);
+    // An ended process not yet reaped has no command line any more: its name is still in stat.
+    const cmd = commandLine(Number(entry)) || (f[0] === 'Z' ? stat.name : '');
+    out.set(Number(entry), { role: roleOf(cmd, Number(entry)), seconds: (Number(f[11]) + Number(f[12]) + reaped) / 100 });
   }
   return out;
 }
