@@ -2,7 +2,7 @@
  * The PDF report: a tagged, PDF/UA-minded document built with pdfkit from a `Report`.
  *
  * Order: cover (H1), contents (crawl), About this audit, Executive summary, Findings at a glance
- * (vector charts as Figures with alt text), Results by WCAG criterion, Issues by WCAG criterion and
+ * (vector charts as Figures with alt text), Results by WCAG criterion, Conformance report (ACR), Issues by WCAG criterion and
  * rule, Changes since the previous crawl (crawl), Pages (crawl), Pages not scanned, Glossary.
  * Page furniture (running header, footer, page numbers) is drawn at the end over the buffered pages
  * as Pagination artifacts, and the contents' page numbers are filled in then.
@@ -25,6 +25,7 @@ import { changes } from './pdf/sections/changes.ts';
 import { contents, fillContents } from './pdf/sections/contents.ts';
 import { cover } from './pdf/sections/cover.ts';
 import { criteria } from './pdf/sections/criteria.ts';
+import { conformanceReport } from './pdf/sections/conformance.ts';
 import { executiveSummary } from './pdf/sections/executive-summary.ts';
 import { failedPages } from './pdf/sections/failed-pages.ts';
 import { furniture } from './pdf/sections/furniture.ts';
@@ -133,6 +134,8 @@ async function layoutReport(L: Layout, report: Report): Promise<void> {
   await L.checkpoint();
   await criteria(ctx);
   await L.checkpoint();
+  await conformanceReport(ctx);
+  await L.checkpoint();
   await issueGroups(ctx);
   if (report.kind === 'crawl') {
     await L.checkpoint();
@@ -159,6 +162,7 @@ function planSections(report: Report): Section[] {
     { id: 'summary', title: 'Executive summary' },
     { id: 'charts', title: 'Findings at a glance' },
     { id: 'criteria', title: 'Results by WCAG criterion' },
+    { id: 'conformance', title: 'Conformance report (ACR)' },
     { id: 'issues', title: 'Issues by WCAG criterion and rule' },
   ];
   if (report.kind === 'crawl') {

@@ -22,12 +22,15 @@ import {
   type PageRow,
   type PassRow,
   type ReportScope,
+  confirmedByCriterion,
 } from '../db/repositories/report.repository.ts';
 import type { CrawlRecord, ScanRecord, SiteRecord } from '../db/repositories/records.ts';
 import { screenshotsOf } from '../db/repositories/screenshot.repository.ts';
 import { pngSize } from '../shared/png-size.ts';
 import type { DB } from '../db/schema.ts';
-import { BROWSER_SETUP, STANDARD } from '../shared/audit-setup.ts';
+import { BROWSER_SETUP, OWN_CHECKS, STANDARD } from '../shared/audit-setup.ts';
+import { VERSION as SERVICE_VERSION } from '../shared/version.ts';
+import { conformance } from './conformance.ts';
 import { SEVERITIES, type Severity } from '../shared/contracts.ts';
 import { NEEDS_REVIEW_FACTOR, SEVERITY_WEIGHTS } from '../shared/score.ts';
 import { WCAG22_A_AA, successCriterion } from '../shared/wcag.ts';
@@ -36,6 +39,7 @@ import type {
   IssueGroup,
   PositiveFinding,
   Report,
+  ReportEngine,
   ReportIssueRow,
   ReportPage,
   ReportSummary,
@@ -51,7 +55,12 @@ export function principleOf(criterion: string): WcagPrinciple {
 }
 
 const AXE_VERSION: string = createRequire(import.meta.url)('axe-core/package.json').version;
-export const ENGINE = `axe-core ${AXE_VERSION} with the service\u2019s own link-text and mobile target-size checks`;
+/** The engines every report names: axe-core and the service's own checks (at the service's version). */
+export const ENGINES: ReportEngine[] = [
+  { name: 'axe-core', version: AXE_VERSION },
+  { name: `a11y-audit checks: ${Object.values(OWN_CHECKS).join('; ')}`, version: SERVICE_VERSION },
+];
+export const ENGINE = `axe-core ${AXE_VERSION} with a11y-audit ${SERVICE_VERSION}\u2019s own checks (${Object.values(OWN_CHECKS).join(', ')})`;
 
 const pct = (w: number) => w.toFixed(2);
 export const SCORE_FORMULA =
@@ -189,7 +198,7 @@ export function positiveFindings(criteria: readonly CriterionResult[], passes: r
       const sc = successCriterion(p.wcagCriterion);
       return {
         title: p.help.trim().replace(/\.$/, ''),
-        detail: `${plural(p.elements, 'element')} on ${plural(p.pages, 'page')} checked and passing; nothing found against WCAG ${p.wcagCriterion}${sc ? ` ${sc.title}` : ''}.`,
+        detail: `${plural(p.elements, 'element')} on ${plural(p.pages, 'page')} checked; no automated failure against WCAG ${p.wcagCriterion}${sc ? ` ${sc.title}` : ''} (the checks decide only part of it: a person must confirm it is met).`,
         wcagCriterion: p.wcagCriterion,
       };
     });
@@ -298,11 +307,12 @@ async function* withPictureUrls(rows: AsyncIterable<IssueRow[]>, pictureUrl: Pic
 export async function buildReport(db: Kysely<DB>, source: ReportSource, now = new Date(), opts: { baseUrl?: string | null } = {}): Promise<Report> {
   const scope: ReportScope =
     source.kind === 'scan' ? { kind: 'scan', scanId: source.scan.id } : { kind: 'crawl', crawlId: source.crawl.id, siteId: source.crawl.siteId };
-  const [groupRows, passes, pageRows, counts] = await Promise.all([
+  const [groupRows, passes, pageRows, counts, confirmed] = await Promise.all([
     issueGroups(db, scope),
     passedRules(db, scope),
     reportPages(db, scope),
     findingCounts(db, scope),
+    confirmedByCriterion(db, scope),
   ]);
   const pictureUrl = pictureUrlOf(scope, opts.baseUrl);
   const groups = toGroups(groupRows, pictureUrl);
@@ -318,6 +328,7 @@ export async function buildReport(db: Kysely<DB>, source: ReportSource, now = ne
     generatedAt: now,
     topPriorities: priorities,
     criteria,
+    conformance: conformance(criteria, groups, confirmed, scanned),
     groups,
     pages,
     pagesTotal: pages.length,
@@ -345,6 +356,7 @@ export async function buildReport(db: Kysely<DB>, source: ReportSource, now = ne
         durationMs: s.durationMs,
         standard: STANDARD,
         engine: ENGINE,
+        engines: ENGINES,
         browser: BROWSER_SETUP,
         crawl: null,
       },
@@ -397,6 +409,7 @@ export async function buildReport(db: Kysely<DB>, source: ReportSource, now = ne
       durationMs: c.startedAt && c.completedAt ? c.completedAt.getTime() - c.startedAt.getTime() : null,
       standard: STANDARD,
       engine: ENGINE,
+      engines: ENGINES,
       browser: BROWSER_SETUP,
       crawl: {
         maxPages: c.maxPages,
@@ -471,9 +484,11 @@ export function notExportableReason(source: ReportSource): string | null {
   return null;
 }
 
-/** `<hostname>-<scan|crawl>-<yyyy-mm-dd>.<pdf|xlsx>`, dated by when the scan or crawl ended. */
-export function reportFileName(report: Pick<Report, 'kind' | 'target' | 'generatedAt'>, format: 'pdf' | 'excel'): string {
+const EXTENSION = { pdf: 'pdf', excel: 'xlsx', openacr: 'openacr.yaml' } as const;
+
+/** `<hostname>-<scan|crawl>-<yyyy-mm-dd>.<pdf|xlsx|openacr.yaml>`, dated by when the scan or crawl ended. */
+export function reportFileName(report: Pick<Report, 'kind' | 'target' | 'generatedAt'>, format: keyof typeof EXTENSION): string {
   const day = (report.target.completedAt ?? report.generatedAt).toISOString().slice(0, 10);
   const host = report.target.hostname.replace(/[^a-z0-9.-]/gi, '_') || 'site';
-  return `${host}-${report.kind}-${day}.${format === 'pdf' ? 'pdf' : 'xlsx'}`;
+  return `${host}-${report.kind}-${day}.${EXTENSION[format]}`;
 }

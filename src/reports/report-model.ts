@@ -48,6 +48,8 @@ export interface ReportTarget {
   standard: string;
   /** e.g. "axe-core 4.14.1 with the service's own checks". */
   engine: string;
+  /** The engines that checked the pages, with their versions. */
+  engines: ReportEngine[];
   /** e.g. "Chromium (headless), 1280x800 and 390 px mobile pass". */
   browser: string;
   /** Crawl only: page budget, pages found / scanned / failed, broken links. Null for a scan. */
@@ -85,6 +87,31 @@ export interface ReportSummary {
   byPrinciple: Record<WcagPrinciple, number>;
   /** Crawl with a previous crawl: new, fixed and persisting issue counts. Null otherwise. */
   change: { newIssues: number; fixedIssues: number; persisting: number; previousScore: number | null } | null;
+}
+
+/** An Accessibility Conformance Report's level for a criterion (OpenACR's term ids; see conformance.ts). */
+export type ConformanceLevel = 'supports' | 'partially-supports' | 'does-not-support' | 'not-evaluated';
+
+/** One criterion of the conformance report: what the automated evidence allows it to say. */
+export interface ConformanceRow {
+  id: string;
+  title: string;
+  level: WcagLevel;
+  conformance: ConformanceLevel;
+  /** Remarks and explanations: the count and worst examples, or why it was not evaluated. */
+  remarks: string;
+  confirmedIssues: number;
+  /** Pages with a confirmed issue against it / pages audited. */
+  pagesAffected: number;
+  pagesAudited: number;
+  /** The worst confirmed examples (one per rule, severity first), at most three. */
+  examples: Array<{ ruleId: string; title: string; severity: Severity; pageUrl: string; selector: string }>;
+}
+
+/** A checking engine and its version, as the report names them. */
+export interface ReportEngine {
+  name: string;
+  version: string;
 }
 
 /** One of the few things to fix first: a rule group ranked by severity and reach. */
@@ -209,6 +236,8 @@ export interface Report {
   positiveFindings: PositiveFinding[];
   /** All WCAG 2.2 A/AA criteria in order. */
   criteria: CriterionResult[];
+  /** The same criteria as a conformance report states them. */
+  conformance: ConformanceRow[];
   /** Sorted by severity, then pages affected, then elements. */
   groups: IssueGroup[];
   /** Sorted by score (worst first, failed pages last), then URL. May be capped: see `pagesTotal`. */

@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import path from 'node:path';
+import { Ajv } from 'ajv';
+import { parse as parseYaml } from 'yaml';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,11 +12,14 @@ import { html, startStaticServer, type StaticServer } from '../support/static-se
 import { pdfInfo, pdfText, pdfToPng } from '../helpers/pdf-tools.ts';
 import { seedCrawlReport, type SeededCrawl } from '../support/seed-report.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../helpers/test-env.ts';
+import { WCAG22_A_AA } from '../../src/shared/wcag.ts';
+import { rulesFor } from '../../src/reports/conformance.ts';
 
 const ENDED = ['completed', 'completed_partial', 'failed', 'cancelled'];
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const ARTIFACTS = path.resolve('test-artifacts', 'exports');
 const HOSTILE_TITLE = '=HYPERLINK("http://evil.example/?leak","Click me")';
+const OPENACR = path.resolve('test', 'fixtures', 'openacr');
 
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><main><h1>Export fixture</h1>${body}</main></body></html>`;
@@ -257,7 +263,59 @@ describe('report exports (PDF and Excel) through the API', () => {
       const text = await pdfText(body);
       expect(text).toMatch(/previous crawl/i);
       expect(text).toContain(`${site.origin}/form`);
+      // The conformance table, and nothing shown as working well on checks that decide only part of a criterion.
+      expect(text).toContain('Conformance report (ACR)');
+      expect(text).toContain('No automated failure');
+      expect(text).not.toContain('What works well');
       await pdfToPng(body, ARTIFACTS, 'crawl', { first: 1, last: 4 });
+    });
+
+    it('exports an OpenACR that validates against GSA\u2019s schema and catalogue and claims only what the checks show', async () => {
+      const { res, body } = await download(`/api/sites/${siteId}/crawls/${second.id}/export?format=openacr`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/yaml; charset=utf-8');
+      expect(res.headers.get('content-disposition')).toBe(`attachment; filename="127.0.0.1-crawl-${second.completedAt.slice(0, 10)}.openacr.yaml"`);
+      const doc = parseYaml(Buffer.from(body).toString('utf8'));
+      const validate = new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(path.join(OPENACR, 'openacr-0.1.0.json'), 'utf8')));
+      expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
+      // The values the catalogue defines: criterion numbers per chapter, component ids, conformance terms.
+      const catalog = parseYaml(readFileSync(path.join(OPENACR, '2.5-edition-wcag-2.2-en.yaml'), 'utf8'));
+      expect(doc.catalog).toBe('2.5-edition-wcag-2.2-en');
+      const terms = new Set(catalog.terms.map((t: any) => t.id));
+      const components = new Set(catalog.components.map((c: any) => c.id));
+      const rows: Array<{ num: string; level: string; notes: string }> = [];
+      for (const chapter of ['success_criteria_level_a', 'success_criteria_level_aa']) {
+        const nums = new Set(catalog.chapters.find((c: any) => c.id === chapter).criteria.map((c: any) => String(c.id)));
+        for (const c of doc.chapters[chapter].criteria) {
+          expect(nums.has(c.num), `${chapter} ${c.num}`).toBe(true);
+          expect(c.components).toHaveLength(1);
+          expect(components.has(c.components[0].name)).toBe(true);
+          expect(terms.has(c.components[0].adherence.level), c.components[0].adherence.level).toBe(true);
+          rows.push({ num: c.num, ...c.components[0].adherence });
+        }
+      }
+      // Every WCAG 2.2 A and AA criterion once, and never "supports" on automated evidence.
+      expect(rows.map((r) => r.num).sort()).toEqual(WCAG22_A_AA.map((c) => c.id).sort());
+      expect(rows.map((r) => r.level)).not.toContain('supports');
+      const row = (num: string) => rows.find((r) => r.num === num)!;
+      // Every criterion no rule of the service looks at: not evaluated, a person must (1.2.4 Captions (Live) among them).
+      const unchecked = WCAG22_A_AA.map((c) => c.id).filter((id) => rulesFor(id).length === 0);
+      expect(unchecked).toContain('1.2.4');
+      for (const num of unchecked) expect(row(num), num).toEqual({ num, level: 'not-evaluated', notes: 'Needs a person: no automated check decides this.' });
+      // The image without a text alternative is left on one page of three: partially supported, with the example.
+      expect(row('1.1.1').level).toBe('partially-supports');
+      expect(row('1.1.1').notes).toContain('on 1 of 3 pages audited');
+      expect(row('1.1.1').notes).toContain(`${site.origin}/hostile`);
+      expect(row('1.1.1').notes).toContain('#pic');
+      // Checked and nothing confirmed: not evaluated, with the reason.
+      for (const r of rows.filter((x) => x.level === 'not-evaluated' && !unchecked.includes(x.num))) {
+        expect(r.notes, r.num).toMatch(/No automated failure|need(s)? review by a person|no automated check applied/);
+      }
+      // The pages audited, the engines and their versions, and the date.
+      expect(doc.notes).toContain(`${site.origin}/form`);
+      expect(doc.notes).toContain('Pages audited (3)');
+      expect(doc.evaluation_methods_used).toMatch(/axe-core \(version \d+\.\d+\.\d+\)/);
+      expect(doc.report_date).toBe(second.completedAt.slice(0, 10));
     });
 
     it('answers 404 for another site\u2019s crawl and 409 for a crawl still running', async () => {

@@ -2,6 +2,7 @@
  * A report object built in memory, for renderer tests and the rendering bench: no database.
  * Page texts include formula-injection attempts, as hostile pages would.
  */
+import { conformance } from '../../src/reports/conformance.ts';
 import type {
   CriterionResult,
   DiffRow,
@@ -255,6 +256,10 @@ export function sampleReport(opts: SampleReportOptions = {}): Report {
       durationMs: 754_000,
       standard: 'WCAG 2.2 Level A and AA',
       engine: 'axe-core 4.14.1 with the service\u2019s own checks',
+      engines: [
+        { name: 'axe-core', version: '4.14.1' },
+        { name: 'a11y-audit checks: keyboard operation, focus and content on hover; reflow', version: '0.1.0' },
+      ],
       browser: 'Chromium (headless), 1280\u00d7800, with a 390 px mobile pass',
       crawl:
         kind === 'crawl'
@@ -288,6 +293,16 @@ export function sampleReport(opts: SampleReportOptions = {}): Report {
       { title: 'Document has a title', detail: 'Every scanned page has a title.', wcagCriterion: '2.4.2' },
     ],
     criteria,
+    // The criterion's confirmed groups: their elements, and the most pages one of them reaches.
+    conformance: conformance(
+      criteria,
+      groups,
+      criteria.map((c) => {
+        const confirmed = groups.filter((g) => g.type === 'confirmed' && g.wcagCriterion === c.id);
+        return { criterion: c.id, issues: confirmed.reduce((n, g) => n + g.elements, 0), pages: confirmed.reduce((n, g) => Math.max(n, g.pages), 0) };
+      }),
+      scanned.length,
+    ),
     groups,
     pages,
     pagesTotal: pages.length,

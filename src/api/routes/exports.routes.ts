@@ -8,6 +8,7 @@ import { buildReport, notExportableReason, reportFileName, type ReportSource } f
 import type { Report } from '../../reports/report-model.ts';
 import { renderPdf } from '../../reports/render-pdf.ts';
 import { renderXlsx } from '../../reports/render-xlsx.ts';
+import { OPENACR_CATALOG, OPENACR_MEDIA_TYPE, renderOpenAcr } from '../../reports/render-openacr.ts';
 import type { ApiLimits, Release, Slots } from '../concurrency.ts';
 import type { AppDeps, HonoEnv } from '../env.ts';
 import { ApiError, validationError } from '../errors.ts';
@@ -17,14 +18,19 @@ import { requireSite } from './route-helpers.ts';
 const FORMATS = {
   pdf: { contentType: 'application/pdf', render: renderPdf },
   excel: { contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', render: renderXlsx },
+  openacr: { contentType: `${OPENACR_MEDIA_TYPE}; charset=utf-8`, render: renderOpenAcr },
 } as const;
 type Format = keyof typeof FORMATS;
 
 const FormatQuery = z.object({
   format: z
-    .enum(['pdf', 'excel'], { message: 'format must be pdf or excel' })
+    .enum(['pdf', 'excel', 'openacr'], { message: 'format must be pdf, excel or openacr' })
     .default('pdf')
-    .openapi({ param: { name: 'format', in: 'query' }, description: '`pdf` (default) or `excel` (an .xlsx workbook)', example: 'pdf' }),
+    .openapi({
+      param: { name: 'format', in: 'query' },
+      description: '`pdf` (default), `excel` (an .xlsx workbook) or `openacr` (an Accessibility Conformance Report: OpenACR YAML)',
+      example: 'pdf',
+    }),
 });
 
 const fileResponse = {
@@ -36,15 +42,26 @@ const fileResponse = {
     'Each issue group of the PDF shows its example\u2019s picture (a Figure with alternative text) when one was taken, and the Issues sheet ' +
     'links each pictured issue to its `\u2026/issues/{issueId}/screenshot` URL on this API; issues revealed by an interaction or found at ' +
     'another viewport say so (columns State and Viewport). ' +
-    'No cell of the workbook that comes from page content starts a formula.',
+    'No cell of the workbook that comes from page content starts a formula. ' +
+    `\`openacr\`: GSA's OpenACR (catalogue \`${OPENACR_CATALOG}\`, valid against OpenACR's JSON schema 0.1.0), file \`<hostname>-<scan|crawl>-<yyyy-mm-dd>.openacr.yaml\`. ` +
+    'For every WCAG 2.2 A and AA criterion: `does-not-support` where confirmed issues are on every page audited, `partially-supports` where ' +
+    'they are on some (both with the count and the worst examples), and `not-evaluated` everywhere else, with the reason (no automated check ' +
+    'decides it, or checks found no confirmed failure, which a person must still confirm). `supports` is written only for a criterion whose ' +
+    'automated checks decide it in full; no criterion is one today (every check tests a necessary condition, e.g. axe\u2019s `bypass` passes on any ' +
+    'page with a heading), so an automated ACR never says `supports`. The catalogue reserves `not-evaluated` for AAA; it is used for A and AA here ' +
+    'on purpose: writing `supports` instead would claim what no automated check can know. The report names the pages audited, the engines and their ' +
+    'versions, and the date; `author` and `vendor` are left for the publisher (the author\u2019s email is empty). ' +
+    'The PDF carries the same table (section \u201cConformance report (ACR)\u201d), and its \u201cWhat works well\u201d lists only criteria the checks ' +
+    'decide in full: the rest with nothing found are \u201cNo automated failure\u201d.',
   content: {
     [FORMATS.pdf.contentType]: { schema: z.string().openapi({ type: 'string', format: 'binary' }) },
     [FORMATS.excel.contentType]: { schema: z.string().openapi({ type: 'string', format: 'binary' }) },
+    [FORMATS.openacr.contentType]: { schema: z.string().openapi({ type: 'string', description: 'OpenACR YAML' }) },
   },
 };
 
 const EXPORT_NOTES =
-  'A `format` other than `pdf` or `excel` answers 400 with code `invalid_query` (issue 11 names this code; other query ' +
+  'A `format` other than `pdf`, `excel` or `openacr` answers 400 with code `invalid_query` (issue 11 names this code; other query ' +
   'parameters keep `validation_error`). Nothing to export yet answers 409 `not_exportable` with the reason (still running, failed with its error, ' +
   'or ended before any page was scanned). One API process renders at most EXPORT_CONCURRENCY reports at once (default 4): beyond that 429 ' +
   '`concurrency_limited` with `Retry-After: 5`. A download the client stops reading (bytes wait for it and it takes none for EXPORT_STALL_MS, ' +
@@ -54,7 +71,7 @@ const exportScan = createRoute({
   method: 'get',
   path: '/api/scans/{id}/export',
   tags: ['Scans (single page)'],
-  summary: 'Download a scan report (PDF or Excel)',
+  summary: 'Download a scan report (PDF, Excel or OpenACR)',
   description: `Only a scan in status \`completed\` or \`completed_partial\` has a report. ${EXPORT_NOTES}`,
   request: { params: z.object({ id: uuidParam('id') }), query: FormatQuery },
   responses: { 200: fileResponse, ...problemResponses(400, 401, 404, 409, 429, 503) },
@@ -64,7 +81,7 @@ const exportCrawl = createRoute({
   method: 'get',
   path: '/api/sites/{id}/crawls/{crawlId}/export',
   tags: ['Crawls'],
-  summary: 'Download a crawl report (PDF or Excel)',
+  summary: 'Download a crawl report (PDF, Excel or OpenACR)',
   description:
     'A crawl that ended with at least one page scanned (`completed`, `completed_partial`, or `cancelled` after some pages) has a report; ' +
     `New and Fixed list what this crawl changed, exactly what its \`newIssues\` and \`fixedIssues\` count. ${EXPORT_NOTES}`,
@@ -188,7 +205,7 @@ async function exportSource(c: Context<HonoEnv>, deps: AppDeps, slots: Slots, so
   }
 }
 
-/** PDF and Excel reports of single-page scans and crawls. */
+/** PDF, Excel and OpenACR reports of single-page scans and crawls. */
 export function exportRoutes(deps: AppDeps, limits: ApiLimits) {
   const app = new OpenAPIHono<HonoEnv>();
 

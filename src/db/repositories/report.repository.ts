@@ -125,6 +125,22 @@ export async function findingCounts(db: Kysely<DB>, scope: ReportScope): Promise
   return { rows: rows.rows, pagesAffected: pages.rows[0]?.n ?? 0 };
 }
 
+/**
+ * Confirmed findings per WCAG criterion (each of a finding's criteria, the primary and the further
+ * ones) and the distinct pages they are on: what a conformance report states per criterion.
+ */
+export async function confirmedByCriterion(db: Kysely<DB>, scope: ReportScope): Promise<Array<{ criterion: string; issues: number; pages: number }>> {
+  const res = await sql<{ criterion: string; issues: number; pages: number }>`
+    with fc as (
+      select distinct f.id, f.page_scan_id, c
+      from findings f join page_scans ps on ps.id = f.page_scan_id
+      cross join lateral unnest(array_append(f.wcag_criteria, f.wcag_criterion)) as c
+      where ${inScope(scope)} and f.type = 'confirmed'
+    )
+    select c as criterion, count(*)::int as issues, count(distinct page_scan_id)::int as pages from fc group by c`.execute(db);
+  return res.rows;
+}
+
 export interface GroupRow {
   ruleId: string;
   wcagCriterion: string;

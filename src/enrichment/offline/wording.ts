@@ -163,7 +163,7 @@ export const SUMMARY = {
   oneElement: '1 element affected.',
   alike: '{elements} affected, all alike: one fix to their shared markup or CSS should cover them.',
   spread: '{elements} affected in {templates} different places or patterns.',
-  passing: '{elements} checked and passing; nothing found against {criterion}.',
+  passing: '{elements} checked; no automated failure against {criterion} (the checks decide only part of it: a person must confirm it is met).',
   clean:
     '{name} scores {score}/100: no WCAG 2.2 A or AA failures were found by automated checks. Automated checks find only part of all barriers; test keyboard use and screen reader output by hand too.',
   found: '{name} scores {score}/100 with {confirmed} confirmed {issues}{review} against {criteria} WCAG {criteriaNoun} ({bySeverity}).{start}',

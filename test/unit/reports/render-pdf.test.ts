@@ -233,6 +233,7 @@ describe('renderPdf', () => {
       'Executive summary',
       'Findings at a glance',
       'Results by WCAG criterion',
+      'Conformance report (ACR)',
       'Issues by WCAG criterion and rule',
       'Changes since the previous crawl',
       'Pages not scanned',
@@ -277,12 +278,26 @@ describe('renderPdf', () => {
       'Executive summary',
       'Findings at a glance',
       'Results by WCAG criterion',
+      'Conformance report (ACR)',
       'Issues by WCAG criterion and rule',
       'Changes since the previous crawl',
       'Pages',
       'Pages not scanned',
       'Glossary',
     ]);
+  });
+
+  it('states each criterion as a conformance report may, and shows nothing as working well on partial checks', async () => {
+    const report = sampleReport({ kind: 'crawl' });
+    const txt = run('pdftotext', [await renderToFile(report, 'crawl-acr.pdf'), '-']).replace(/[ \t]*\n\s*/g, '\n');
+    expect(txt).toContain('Conformance report (ACR)');
+    expect(txt).toMatch(/Does Not Support|Partially Supports/);
+    expect(txt).toContain('Not Evaluated');
+    expect(txt).toContain('Needs a person');
+    expect(report.conformance.map((r) => r.conformance)).not.toContain('supports');
+    // The sample's positive findings (4.1.2, 2.4.2) come from checks that decide only part of their criteria.
+    expect(txt).toContain('No automated failure');
+    expect(txt).not.toContain('What works well');
   });
 
   it('prints every count from the same issues the issue list (and the workbook) holds', async () => {

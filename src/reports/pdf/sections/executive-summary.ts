@@ -6,6 +6,7 @@ import { LIMITS, num, percent, plural, SEVERITY_LABEL, text } from '../format.ts
 import { COLORS, SEVERITY_COLOR, STYLES, withStyle } from '../styles.ts';
 import type { RowInput } from '../table.ts';
 import { type Ctx, scoreColor, section, SEVERITIES } from './section.ts';
+import { worksWell } from '../../conformance.ts';
 
 export async function executiveSummary(ctx: Ctx): Promise<void> {
   const { L, report } = ctx;
@@ -113,20 +114,39 @@ export async function executiveSummary(ctx: Ctx): Promise<void> {
     L.paragraph(L.root, 'No issues were found, so there is nothing to prioritise.', STYLES.body);
   }
 
-  L.heading(L.root, 3, 'What works well', { keepWith: 30 });
-  if (report.positiveFindings.length) {
-    await L.list(
+  // "What works well" holds only criteria whose automated checks decide them in full (none yet:
+  // conformance.ts); a check that found nothing against any other criterion is "no automated
+  // failure", never evidence that the criterion is met (axe's `bypass` passes on any page with a
+  // heading, whatever its repeated blocks).
+  const positives = report.positiveFindings.slice(0, 20);
+  const works = positives.filter((f) => worksWell(f.wcagCriterion));
+  const noFailure = positives.filter((f) => !worksWell(f.wcagCriterion));
+  const listOf = (items: typeof positives, label: string, color: string) =>
+    L.list(
       L.root,
-      report.positiveFindings.slice(0, 20).map((f) => ({
-        label: '\u2713',
+      items.map((f) => ({
+        label,
         parts: [
           { text: `${text(f.title, LIMITS.title)}${f.wcagCriterion ? ` (WCAG ${text(f.wcagCriterion, 12)})` : ''}`, style: STYLES.bodyBold, gap: 1 },
           { text: text(f.detail, 400), style: withStyle(STYLES.body, { color: COLORS.muted, size: 9 }) },
         ],
       })),
-      { labelStyle: withStyle(STYLES.bodyBold, { color: COLORS.good }), itemGap: 5 },
+      { labelStyle: withStyle(STYLES.bodyBold, { color }), itemGap: 5 },
     );
-  } else {
+  if (works.length) {
+    L.heading(L.root, 3, 'What works well', { keepWith: 30 });
+    await listOf(works, '\u2713', COLORS.good);
+  }
+  if (noFailure.length || !works.length) L.heading(L.root, 3, 'No automated failure', { keepWith: 30 });
+  if (noFailure.length) {
+    L.paragraph(
+      L.root,
+      'The automated checks found nothing against these criteria. They test only part of each, so this does not show that a criterion is met: a person must confirm it.',
+      STYLES.body,
+      { gapAfter: 4, keepWith: 30 },
+    );
+    await listOf(noFailure, '\u2013', COLORS.muted);
+  } else if (!works.length) {
     L.paragraph(L.root, 'No passing checks were recorded for this audit.', STYLES.body);
   }
 }
