@@ -38,6 +38,8 @@ export const configSchema = z.object({
   PAGE_LOAD_TIMEOUT_MS: intIn(1000, 120_000, 30_000),
   /** The whole scan of one page; under the page-scan activity's 4-minute limit. */
   SCAN_DEADLINE_MS: intIn(10_000, 200_000, 120_000),
+  /** One webhook delivery attempt: connect, send, and the receiver's status line. */
+  WEBHOOK_TIMEOUT_MS: intIn(1000, 60_000, 10_000),
   /** Interaction states (menus, details, tabs, dialogs) opened and checked per page; 0 = none. */
   SCAN_STATES_MAX: intIn(0, 50, 6),
   /** Time per page for its interaction states; 0 = none. */
@@ -134,6 +136,8 @@ export interface Config {
   readonly aiEnrichmentConcurrency: number;
   readonly pageLoadTimeoutMs: number;
   readonly scanDeadlineMs: number;
+  /** One webhook delivery attempt's limit (WEBHOOK_TIMEOUT_MS). */
+  readonly webhookTimeoutMs: number;
   /** Interaction states per page (SCAN_STATES_MAX, SCAN_STATES_BUDGET_MS); `maxStates` 0 when either is 0. */
   readonly scanStates: { readonly maxStates: number; readonly budgetMs: number };
   readonly chromiumPath: string | undefined;
@@ -208,6 +212,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     aiEnrichmentConcurrency: c.AI_ENRICHMENT_CONCURRENCY,
     pageLoadTimeoutMs: c.PAGE_LOAD_TIMEOUT_MS,
     scanDeadlineMs: Math.max(c.SCAN_DEADLINE_MS, c.PAGE_LOAD_TIMEOUT_MS + 20_000),
+    webhookTimeoutMs: c.WEBHOOK_TIMEOUT_MS,
     scanStates: Object.freeze({ maxStates: c.SCAN_STATES_BUDGET_MS > 0 ? c.SCAN_STATES_MAX : 0, budgetMs: c.SCAN_STATES_BUDGET_MS }),
     chromiumPath: c.CHROMIUM_PATH,
     screenshots: Object.freeze({ enabled: c.SCREENSHOTS, perCrawl: c.SCREENSHOTS_PER_CRAWL, perScan: 60, pageBudgetMs: c.SCREENSHOTS_PAGE_BUDGET_MS }),

@@ -17,6 +17,7 @@ import { screenshotRoutes } from './routes/screenshots.routes.ts';
 import { scheduleRoutes } from './routes/schedules.routes.ts';
 import { siteAuthRoutes } from './routes/site-auth.routes.ts';
 import { siteFlowsRoutes } from './routes/site-flows.routes.ts';
+import { webhookRoutes } from './routes/webhooks.routes.ts';
 import { siteContentRoutes } from './routes/site-content.routes.ts';
 import { siteRoutes } from './routes/sites.routes.ts';
 import { crawlRoutes } from './routes/crawls.routes.ts';
@@ -99,6 +100,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', screenshotRoutes(deps));
   app.route('/', scheduleRoutes(deps));
   app.route('/', exportRoutes(deps, limits));
+  app.route('/', webhookRoutes(deps));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
@@ -146,7 +148,11 @@ export function createApp(deps: AppDeps) {
         '`["mobile"]` alone included (the contract says "several viewports": a mobile-only issue is not the desktop issue, so its identity must differ). ' +
         'A crawl keeps one picture per issue group (the group\'s example), so the site issue screenshot route answers 404 for the group\'s other members; ' +
         'issue-group examples add `issueId` and `screenshot` (the picture\'s path, or null). PUT of a site\'s flows answers 201 when it creates them and 200 when it ' +
-        'replaces them, as PUT of its authentication set-up does.',
+        'replaces them, as PUT of its authentication set-up does. ' +
+        'Webhooks (issue 33): a site\'s list is replaced by PUT (`{webhooks: [...]}`) and read back without secrets; GET of a site with none answers an empty list ' +
+        '(not 404, unlike flows: an empty list is a valid state); a single-page scan takes `webhookUrl` (and optionally `webhookSecret`) and its 202 answer carries ' +
+        '`webhookSecret` (null without a webhook), shown that once. `scan.completed` is sent when a single-page scan ends completed, completed_partial or failed ' +
+        '(`data.status` says which), not when it is cancelled.',
     },
     security: [{ bearerAuth: [] }, {}] as Array<Record<string, string[]>>,
   };

@@ -274,6 +274,42 @@ export interface FindingScreenshotsTable {
 
 // Declaration merging: the table joins `DB` without touching the list above.
 export interface DB {
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+}
+
+/** A site's webhook, or a single-page scan's (`webhookUrl`): where to send which events, signed with `secret`. */
+export interface WebhooksTable {
+  id: Generated<string>;
+  site_id: string | null;
+  scan_id: string | null;
+  url: string;
+  events: string[];
+  secret: string;
+  new_issues_threshold: Generated<number>;
+  score_drop_threshold: Generated<number>;
+  position: Generated<number>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** One event sent to one webhook for one crawl or scan: the delivery log. */
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  webhook_id: string;
+  event: string;
+  subject_id: string;
+  payload: Json<Record<string, unknown>>;
+  status: Generated<'pending' | 'delivered' | 'failed'>;
+  attempts: Generated<number>;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: Generated<Date>;
+  last_attempt_at: Date | null;
+  delivered_at: Date | null;
+}
+
+export interface DB {
   site_auth: SiteAuthTable;
   site_flows: SiteFlowsTable;
   finding_screenshots: FindingScreenshotsTable;

@@ -133,6 +133,12 @@ export const FAILURE_TYPES = {
   enrichmentFailed: 'EnrichmentFailed',
   /** The model API refused the request itself (bad key, unknown model, invalid request, refusal): retrying cannot help. */
   enrichmentRejected: 'EnrichmentRejected',
+  /** A webhook's receiver did not answer 2xx (or could not be reached): retried with back-off. */
+  webhookFailed: 'WebhookDeliveryFailed',
+  /** A webhook's URL is refused by the target policy: no retry. */
+  webhookForbidden: 'WebhookTargetForbidden',
+  /** The delivery's webhook was deleted meanwhile. */
+  webhookGone: 'WebhookGone',
 } as const;
 
 /** A stored `{code, message}` error (crawls, crawl pages). */

@@ -14,3 +14,4 @@ export function crawlSearchAttributes(siteId: string, crawlId: string) {
 export const crawlWorkflowId = (crawlId: string) => `crawl-${crawlId}`;
 export const discoveryWorkflowId = (crawlId: string) => `discover-${crawlId}`;
 export const scanWorkflowId = (scanId: string) => `scan-${scanId}`;
+export const webhookWorkflowId = (deliveryId: string) => `webhook-${deliveryId}`;

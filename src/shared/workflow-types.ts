@@ -9,6 +9,7 @@ export const WORKFLOW_TYPES = {
   crawl: 'CrawlWorkflow',
   scan: 'ScanWorkflow',
   discovery: 'DiscoveryWorkflow',
+  webhook: 'WebhookDeliveryWorkflow',
 } as const;
 
 /** Updates a crawl's workflow accepts. `openCrawl`: answers once the crawl's row is written, or why it was not. */

@@ -5,6 +5,7 @@ import type { BrowserProvider } from '../audit/session/browser-provider.ts';
 import type { TabPool } from '../audit/session/tab-pool.ts';
 import { createCrawlDiscoveryActivities, type CrawlDiscoveryActivities } from '../activities/crawl-discovery/index.ts';
 import { createPersistenceActivities, type PersistenceActivities } from '../activities/persistence/index.ts';
+import { createWebhookActivities } from '../activities/webhooks/index.ts';
 import type { Enricher } from '../enrichment/enricher.ts';
 import type { Judge } from '../enrichment/judge/judge.ts';
 import type { Database } from '../db/database.ts';
@@ -44,6 +45,8 @@ export interface WorkerDeps {
   judge?: Judge;
   /** The engines each page runs; the production set unless a test picks others. */
   scanEngines?: PageScanActivityDeps['scanEngines'];
+  /** One webhook delivery attempt's limit (WEBHOOK_TIMEOUT_MS). */
+  webhookTimeoutMs?: number;
   /** Replace activities (tests inject failures this way). */
   overrides?: {
     ai?: Partial<AiEnrichmentActivities>;
@@ -61,7 +64,7 @@ export async function createWorkers(deps: WorkerDeps): Promise<Worker[]> {
   // Heartbeats carry cancellations to activities; the SDK's default throttle (0.8 x the heartbeat
   // timeout, 24 s for a page scan) would let a cancelled scan run that long. 2 s is the scan's own beat.
   const common = { connection: deps.connection, namespace: deps.namespace, maxHeartbeatThrottleInterval: '2 seconds', defaultHeartbeatThrottleInterval: '2 seconds', ...(deps.identity ? { identity: deps.identity } : {}) } as const;
-  const persistence = { ...createPersistenceActivities(deps), ...deps.overrides?.persistence };
+  const persistence = { ...createPersistenceActivities(deps), ...createWebhookActivities(deps), ...deps.overrides?.persistence };
   const browser = { ...createPageScanActivities(deps), ...deps.overrides?.browser };
   const ai = { ...createAiEnrichmentActivities(deps), ...deps.overrides?.ai };
   const discovery = { ...createCrawlDiscoveryActivities(deps), ...deps.overrides?.discovery };

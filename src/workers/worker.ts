@@ -67,6 +67,7 @@ const workers = await createWorkers({
   aiEnrichmentConcurrency: config.aiEnrichmentConcurrency,
   pageLoadTimeoutMs: config.pageLoadTimeoutMs,
   scanDeadlineMs: config.scanDeadlineMs,
+  webhookTimeoutMs: config.webhookTimeoutMs,
   screenshots: config.screenshots,
   scanStates: config.scanStates,
   crawlsKeptPerSite: config.crawlsKeptPerSite,

@@ -2,12 +2,13 @@ import { ActivityCancellationType, proxyActivities } from '@temporalio/workflow'
 import type { AiEnrichmentActivities } from '../activities/ai-enrichment/index.ts';
 import type { PageScanActivities } from '../activities/page-scan/index.ts';
 import type { PersistenceActivities } from '../activities/persistence/index.ts';
+import type { WebhookActivities } from '../activities/webhooks/index.ts';
 import { FAILURE_TYPES } from '../shared/contracts.ts';
 import type { TaskQueues } from '../shared/task-queues.ts';
 
 /** Short database activities on the workflows queue: retried patiently through a database outage. */
 export function persistenceActivities(queues: TaskQueues) {
-  return proxyActivities<PersistenceActivities>({
+  return proxyActivities<PersistenceActivities & Pick<WebhookActivities, 'planCrawlWebhooks' | 'planScanWebhooks'>>({
     taskQueue: queues.workflows,
     startToCloseTimeout: '2 minutes',
     retry: {

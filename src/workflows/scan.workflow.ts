@@ -1,4 +1,6 @@
-import { ApplicationFailure, CancellationScope, isCancellation, log } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, isCancellation, log, ParentClosePolicy, patched, startChild } from '@temporalio/workflow';
+import { webhookWorkflowId } from '../shared/search-attributes.ts';
+import { WebhookDeliveryWorkflow } from './webhook.workflow.ts';
 import type { ScanStatus, ScanWorkflowInput, ScanWorkflowResult } from '../shared/contracts.ts';
 import type { ScanWorkflowType } from '../shared/workflow-types.ts';
 import { enrichmentActivities, pageScanActivities, persistenceActivities } from './activity-proxies.ts';
@@ -15,6 +17,19 @@ export async function ScanWorkflow(input: ScanWorkflowInput): Promise<ScanWorkfl
   const ai = enrichmentActivities(queues, input.enrichment);
 
   let findings = 0;
+  /** The scan's `webhookUrl` is told it ended (completed, partial or failed), without waiting for the receiver. */
+  async function notify(): Promise<void> {
+    if (!patched('webhooks')) return; // scans that ended before webhooks replay without them
+    const { deliveries } = await db.planScanWebhooks({ scanId });
+    for (const deliveryId of deliveries) {
+      await startChild(WebhookDeliveryWorkflow, {
+        workflowId: webhookWorkflowId(deliveryId),
+        taskQueue: queues.workflows,
+        args: [{ deliveryId, queues }],
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+      });
+    }
+  }
   try {
     const started = await db.markScanRunning({ scanId });
     if (!started) return { scanId, status: 'cancelled', findings };
@@ -22,6 +37,7 @@ export async function ScanWorkflow(input: ScanWorkflowInput): Promise<ScanWorkfl
     const result = await browser.scanPage({ scanId, reportStages: true });
     if (result.kind === 'page-error') {
       await db.finishScan({ scanId, status: 'failed', error: result.error });
+      await notify();
       return { scanId, status: 'failed', findings };
     }
     findings = result.findings;
@@ -39,6 +55,7 @@ export async function ScanWorkflow(input: ScanWorkflowInput): Promise<ScanWorkfl
 
     await db.setScanStage({ scanId, stage: 'Finalizing' });
     await db.finishScan({ scanId, status });
+    await notify();
     return { scanId, status, findings };
   } catch (err) {
     if (isCancellation(err)) {

@@ -11,6 +11,8 @@ import { CreatedScanSchema, CreateScanBody, ScanListItemSchema, ScanSchema } fro
 import { scanDto, scanListItemDto } from '../mappers.ts';
 import { EVENT_STREAM_BOUNDS, eventStream } from './event-stream.ts';
 import { cancelWorkflow, startScanWorkflow } from '../temporal.ts';
+import { insertSingleScanWithWebhook } from '../../db/repositories/webhook.repository.ts';
+import { generateWebhookSecret } from '../../shared/webhooks.ts';
 
 
 const tags = ['Scans (single page)'];
@@ -21,7 +23,9 @@ const createScan = createRoute({
   path: '/api/scans',
   tags,
   summary: 'Start a single-page scan',
-  description: 'Rate limited to SCAN_RATE_LIMIT (default 10) requests per client IP per hour; every answer carries RateLimit-* headers.',
+  description:
+    'Rate limited to SCAN_RATE_LIMIT (default 10) requests per client IP per hour; every answer carries RateLimit-* headers. ' +
+    'With `webhookUrl`, the end of the scan is POSTed there (`scan.completed`), signed with `webhookSecret` (given, or generated and returned once in this answer).',
   request: { body: { required: true, content: { 'application/json': { schema: CreateScanBody } } } },
   responses: {
     202: { description: 'Queued', content: { 'application/json': { schema: CreatedScanSchema } } },
@@ -90,13 +94,20 @@ export function scanRoutes(deps: AppDeps, limits: ApiLimits) {
   app.use('/api/scans', (c, next) => (c.req.method === 'POST' ? limiter(c, next) : next()));
 
   app.openapi(createScan, async (c) => {
-    const { url } = c.req.valid('json');
+    const { url, webhookUrl, webhookSecret } = c.req.valid('json');
     const verdict = await deps.policy.check(url);
     if (!verdict.allowed) throw new ApiError('forbidden_target', `${verdict.reason}; set ALLOW_PRIVATE_TARGETS=true to scan private networks`);
-    const scan = await insertSingleScan(deps.db, { url, clientIp: clientIp(c, deps.config.trustProxy) });
+    if (webhookUrl) {
+      const hook = await deps.policy.check(webhookUrl);
+      if (!hook.allowed) throw new ApiError('forbidden_target', `webhookUrl: ${hook.reason}; set ALLOW_PRIVATE_TARGETS=true to send to private networks`);
+    }
+    // The scan and its webhook are written together, and deleted together if the workflow cannot start.
+    const secret = webhookUrl ? (webhookSecret ?? generateWebhookSecret()) : null;
+    const values = { url, clientIp: clientIp(c, deps.config.trustProxy) };
+    const scan = webhookUrl && secret ? await insertSingleScanWithWebhook(deps.db, values, { url: webhookUrl, secret }) : await insertSingleScan(deps.db, values);
     await startScanWorkflow(deps, scan, () => deleteScan(deps.db, scan.id));
     c.header('Location', `/api/scans/${scan.id}`);
-    return c.json({ id: scan.id, url: scan.url, status: 'queued' as const, progress: 0 as const, createdAt: scan.createdAt.toISOString() }, 202);
+    return c.json({ id: scan.id, url: scan.url, status: 'queued' as const, progress: 0 as const, createdAt: scan.createdAt.toISOString(), webhookSecret: secret }, 202);
   });
 
   app.openapi(listScans, async (c) => {

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ISSUE_TYPES, PAGE_ERROR_CODES, SCAN_STAGES, SCAN_STATUSES, SEVERITIES, WCAG_LEVELS } from '../../shared/contracts.ts';
+import { WEBHOOK_SECRET_PATTERN } from '../../shared/webhooks.ts';
 
 export const TargetUrl = z
   .string({ message: 'url is required' })
@@ -25,7 +26,25 @@ export const TargetUrl = z
   })
   .openapi({ example: 'https://example.org/', description: 'An absolute http(s) URL; the fragment is dropped.' });
 
-export const CreateScanBody = z.object({ url: TargetUrl }).openapi('CreateScanRequest');
+export const CreateScanBody = z
+  .object({
+    url: TargetUrl,
+    webhookUrl: TargetUrl.optional().openapi({
+      description:
+        'Told (`scan.completed`) when the scan ends completed, completed_partial or failed, signed as the site webhooks are (see the Webhooks routes). ' +
+        'Passes the same target policy as `url`.',
+      example: 'https://ci.example.com/hooks/a11y',
+    }),
+    webhookSecret: z
+      .string()
+      .regex(WEBHOOK_SECRET_PATTERN, 'a webhook secret is `whsec_` and at least 24 bytes in base64')
+      .optional()
+      .openapi({ description: 'The secret to sign with; omitted, one is generated and given in the answer.' }),
+  })
+  .superRefine((b, ctx) => {
+    if (b.webhookSecret && !b.webhookUrl) ctx.addIssue({ code: 'custom', message: 'webhookSecret needs a webhookUrl', path: ['webhookSecret'] });
+  })
+  .openapi('CreateScanRequest');
 
 export const IssueTypeSchema = z.enum(ISSUE_TYPES);
 export const SeveritySchema = z.enum(SEVERITIES);
@@ -136,5 +155,12 @@ export const ScanSchema = z
   .openapi('Scan');
 
 export const CreatedScanSchema = z
-  .object({ id: z.uuid(), url: z.string(), status: z.literal('queued'), progress: z.literal(0), createdAt: z.string() })
+  .object({
+    id: z.uuid(),
+    url: z.string(),
+    status: z.literal('queued'),
+    progress: z.literal(0),
+    createdAt: z.string(),
+    webhookSecret: z.string().nullable().openapi({ description: "The secret the scan's `webhookUrl` deliveries are signed with, shown this once; null without a webhookUrl." }),
+  })
   .openapi('CreatedScan');

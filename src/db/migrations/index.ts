@@ -17,6 +17,7 @@ import * as m0015 from './2026-11-26T04-00-00_scan_coverage.ts';
 import * as m0016 from './2026-11-26T05-00-00_wcag_criteria.ts';
 import * as m0017 from './2026-11-26T06-00-00_ai_judgement.ts';
 import * as m0018 from './2026-11-26T07-00-00_crawl_page_links.ts';
+import * as m0019 from './2026-11-27T00-00-00_webhooks.ts';
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T05-00-00_wcag_criteria': m0016,
   '2026-11-26T06-00-00_ai_judgement': m0017,
   '2026-11-26T07-00-00_crawl_page_links': m0018,
+  '2026-11-27T00-00-00_webhooks': m0019,
 };

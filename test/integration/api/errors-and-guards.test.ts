@@ -115,12 +115,13 @@ describe('API errors, limits and guards', () => {
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining([
         '/api/scans', '/api/scans/{id}', '/api/scans/{id}/cancel', '/api/scans/{id}/export', '/api/sites/{id}/crawls/{crawlId}/export',
-        '/api/sites/{id}/issue-groups', '/healthz', '/readyz',
+        '/api/sites/{id}/issue-groups', '/healthz', '/readyz', '/api/sites/{id}/webhooks', '/api/sites/{id}/webhooks/{webhookId}/deliveries',
       ]),
     );
     expect(Object.keys(doc.paths['/api/scans/{id}/export'].get.responses['200'].content)).toEqual([
       'application/pdf',
       'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      'application/yaml; charset=utf-8',
     ]);
     expect(doc.paths['/api/sites/{id}/issues'].get.parameters.map((p: any) => p.name)).toEqual(expect.arrayContaining(['groupKey', 'type', 'ruleId']));
     expect(doc.paths['/api/scans'].post.responses['429']).toBeDefined();

@@ -59,6 +59,9 @@ function mockActivities(
     async markEnrichFailed(input: { pageId: string }) {
       calls.enrichFailed.push(input.pageId);
     },
+    async planCrawlWebhooks() {
+      return { deliveries: [] as string[] };
+    },
     async finalizeCrawl(input: { cancelled: boolean }) {
       calls.finalized.push({ cancelled: input.cancelled });
       return { status: input.cancelled ? 'cancelled' : calls.scanFailed.length || calls.enrichFailed.length ? 'completed_partial' : 'completed', newIssues: 0, fixedIssues: 0 };
