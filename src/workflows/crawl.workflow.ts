@@ -19,10 +19,10 @@ import {
 } from '@temporalio/workflow';
 import type { OpenCrawlResult } from '../db/repositories/crawl.repository.ts';
 import { type CrawlWorkflowInput, type CrawlWorkflowResult } from '../shared/contracts.ts';
-import { crawlSearchAttributes, discoveryWorkflowId, webhookWorkflowId } from '../shared/search-attributes.ts';
+import { crawlSearchAttributes, discoveryWorkflowId } from '../shared/search-attributes.ts';
 import { CRAWL_UPDATES, type CrawlWorkflowType } from '../shared/workflow-types.ts';
 import { DiscoveryWorkflow } from './discovery.workflow.ts';
-import { WebhookDeliveryWorkflow } from './webhook.workflow.ts';
+import { startWebhookDeliveries } from './webhook.workflow.ts';
 import { enrichmentActivities, pageScanActivities, persistenceActivities } from './activity-proxies.ts';
 
 /** Sent with the start by the API: answers once the crawl's row is written, or why it was not. */
@@ -177,15 +177,7 @@ export async function CrawlWorkflow(started: CrawlWorkflowInput): Promise<CrawlW
     // for. (patched: crawls that ended before webhooks replay without them.)
     if (patched('webhooks')) {
       const { deliveries } = await db.planCrawlWebhooks({ crawlId });
-      for (const deliveryId of deliveries) {
-        await startChild(WebhookDeliveryWorkflow, {
-          workflowId: webhookWorkflowId(deliveryId),
-          taskQueue: queues.workflows,
-          args: [{ deliveryId, queues }],
-          parentClosePolicy: ParentClosePolicy.ABANDON,
-          typedSearchAttributes: crawlSearchAttributes(input.siteId, crawlId),
-        });
-      }
+      await startWebhookDeliveries(deliveries, queues, crawlSearchAttributes(input.siteId, crawlId));
     }
     return finalized;
   });

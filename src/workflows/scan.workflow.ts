@@ -1,6 +1,5 @@
-import { ApplicationFailure, CancellationScope, isCancellation, log, ParentClosePolicy, patched, startChild } from '@temporalio/workflow';
-import { webhookWorkflowId } from '../shared/search-attributes.ts';
-import { WebhookDeliveryWorkflow } from './webhook.workflow.ts';
+import { ApplicationFailure, CancellationScope, isCancellation, log, patched } from '@temporalio/workflow';
+import { startWebhookDeliveries } from './webhook.workflow.ts';
 import type { ScanStatus, ScanWorkflowInput, ScanWorkflowResult } from '../shared/contracts.ts';
 import type { ScanWorkflowType } from '../shared/workflow-types.ts';
 import { enrichmentActivities, pageScanActivities, persistenceActivities } from './activity-proxies.ts';
@@ -21,14 +20,7 @@ export async function ScanWorkflow(input: ScanWorkflowInput): Promise<ScanWorkfl
   async function notify(): Promise<void> {
     if (!patched('webhooks')) return; // scans that ended before webhooks replay without them
     const { deliveries } = await db.planScanWebhooks({ scanId });
-    for (const deliveryId of deliveries) {
-      await startChild(WebhookDeliveryWorkflow, {
-        workflowId: webhookWorkflowId(deliveryId),
-        taskQueue: queues.workflows,
-        args: [{ deliveryId, queues }],
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-      });
-    }
+    await startWebhookDeliveries(deliveries, queues);
   }
   try {
     const started = await db.markScanRunning({ scanId });

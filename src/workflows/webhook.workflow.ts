@@ -1,6 +1,8 @@
-import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import type { SearchAttributePair } from '@temporalio/common';
+import { ApplicationFailure, ParentClosePolicy, proxyActivities, startChild } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhooks/index.ts';
 import { FAILURE_TYPES } from '../shared/contracts.ts';
+import { webhookWorkflowId } from '../shared/search-attributes.ts';
 import type { TaskQueues } from '../shared/task-queues.ts';
 
 /** Attempts per delivery: 1 s, 2 s, 4 s … capped at 10 minutes apart, about 40 minutes in all. */
@@ -34,5 +36,21 @@ export async function WebhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
   } catch (err) {
     const message = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
     throw ApplicationFailure.nonRetryable(`webhook delivery ${input.deliveryId} not delivered: ${message}`, FAILURE_TYPES.webhookFailed);
+  }
+}
+
+/**
+ * Starts one delivery workflow per planned delivery and leaves them running: the caller (a crawl
+ * or scan that just ended) does not wait for any receiver.
+ */
+export async function startWebhookDeliveries(deliveries: readonly string[], queues: TaskQueues, searchAttributes?: SearchAttributePair[]): Promise<void> {
+  for (const deliveryId of deliveries) {
+    await startChild(WebhookDeliveryWorkflow, {
+      workflowId: webhookWorkflowId(deliveryId),
+      taskQueue: queues.workflows,
+      args: [{ deliveryId, queues }],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      ...(searchAttributes ? { typedSearchAttributes: searchAttributes } : {}),
+    });
   }
 }
