@@ -27,6 +27,12 @@ async function startReceiver() {
     let body = '';
     for await (const chunk of req) body += chunk;
     const headers = { id: String(req.headers['webhook-id'] ?? ''), timestamp: String(req.headers['webhook-timestamp'] ?? ''), signature: String(req.headers['webhook-signature'] ?? '') };
+    if (req.url === '/hooks/moved') {
+      // A receiver that moved: the delivery must not follow it.
+      received.push({ path: req.url, headers, body, answered: 307 });
+      res.writeHead(307, { location: '/hooks/target' }).end();
+      return;
+    }
     const first = !seen.has(headers.id);
     seen.add(headers.id);
     const answered = first ? 500 : 200;
@@ -88,17 +94,30 @@ describe('webhooks: signed deliveries of a crawl\u2019s and a scan\u2019s end', 
   it('delivers crawl.completed and crawl.regressed signed, retries a 500, and logs each delivery once by id', async () => {
     const put = await env.request(`/api/sites/${siteId}/webhooks`, {
       method: 'PUT',
-      json: { webhooks: [{ url: receiver.url('/hooks/a11y'), events: ['crawl.completed', 'crawl.regressed', 'crawl.failed'] }] },
+      json: {
+        webhooks: [
+          { url: receiver.url('/hooks/a11y'), events: ['crawl.completed', 'crawl.regressed', 'crawl.failed'] },
+          { url: receiver.url('/hooks/moved'), events: ['crawl.completed'] },
+        ],
+      },
     });
     expect(put.status).toBe(201);
     const { webhooks } = await put.json();
-    expect(webhooks).toHaveLength(1);
-    const hook = webhooks[0];
+    expect(webhooks).toHaveLength(2);
+    const [hook, moved] = webhooks;
     expect(hook.secret).toMatch(/^whsec_/);
     // Write-only: never shown again; a PUT that keeps the URL keeps the id and the secret.
     expect((await (await env.request(`/api/sites/${siteId}/webhooks`)).json()).webhooks[0]).toMatchObject({ id: hook.id, secret: null });
-    const again = await (await env.request(`/api/sites/${siteId}/webhooks`, { method: 'PUT', json: { webhooks: [{ url: receiver.url('/hooks/a11y'), events: ['crawl.completed', 'crawl.regressed', 'crawl.failed'] }] } })).json();
-    expect(again.webhooks[0]).toMatchObject({ id: hook.id, secret: null });
+    const again = await (
+      await env.request(`/api/sites/${siteId}/webhooks`, {
+        method: 'PUT',
+        json: { webhooks: [{ url: receiver.url('/hooks/a11y'), events: ['crawl.completed', 'crawl.regressed', 'crawl.failed'] }, { url: receiver.url('/hooks/moved'), events: ['crawl.completed'] }] },
+      })
+    ).json();
+    expect(again.webhooks.map((w: any) => [w.id, w.secret])).toEqual([
+      [hook.id, null],
+      [moved.id, null],
+    ]);
 
     const started = await (await env.request(`/api/sites/${siteId}/crawl`, { method: 'POST' })).json();
     const crawl = await pollUntil(
@@ -132,6 +151,14 @@ describe('webhooks: signed deliveries of a crawl\u2019s and a scan\u2019s end', 
     const ids = log.data.map((d: any) => d.id).sort();
     expect([...new Set(mine.map((r) => r.headers.id))].sort()).toEqual(ids);
     expect([...receiver.processed.keys()].filter((id) => ids.includes(id)).sort()).toEqual(ids);
+    // A redirect is an answer that failed, never followed: logged, and left to its retries.
+    const movedLog = await pollUntil(
+      async () => (await env.request(`/api/sites/${siteId}/webhooks/${moved.id}/deliveries`)).json(),
+      (l) => l.data.length === 1 && l.data[0].attempts >= 1,
+      { timeoutMs: 30_000 },
+    );
+    expect(movedLog.data[0]).toMatchObject({ event: 'crawl.completed', status: 'pending', lastStatusCode: 307, lastError: 'answered 307 (redirects are not followed)' });
+    expect(receiver.received.some((r) => r.path === '/hooks/target')).toBe(false);
     const completed = [...receiver.processed.values()].find((p: any) => p.type === 'crawl.completed') as any;
     expect(completed.data).toMatchObject({ siteId, crawlId: crawl.id, status: 'completed', overallScore: crawl.overallScore, newIssues: crawl.newIssues, href: `/api/sites/${siteId}/crawls/${crawl.id}` });
   });
@@ -155,5 +182,8 @@ describe('webhooks: signed deliveries of a crawl\u2019s and a scan\u2019s end', 
     expect(plain.webhookSecret).toBeNull();
     const alone = await env.request('/api/scans', { method: 'POST', json: { url: `${site.origin}/two`, webhookSecret: created.webhookSecret } });
     expect(alone.status).toBe(400);
+    // Deleting the site's webhooks takes their logs; the moved receiver's retries end at their next attempt.
+    expect((await env.request(`/api/sites/${siteId}/webhooks`, { method: 'DELETE' })).status).toBe(204);
+    expect((await (await env.request(`/api/sites/${siteId}/webhooks`)).json()).webhooks).toEqual([]);
   });
 });
