@@ -151,7 +151,7 @@ export function createApp(deps: AppDeps) {
         'replaces them, as PUT of its authentication set-up does. ' +
         'Webhooks (issue 33): a site\'s list is replaced by PUT (`{webhooks: [...]}`) and read back without secrets; GET of a site with none answers an empty list ' +
         '(not 404, unlike flows: an empty list is a valid state); a single-page scan takes `webhookUrl` (and optionally `webhookSecret`) and its 202 answer carries ' +
-        '`webhookSecret` (null without a webhook), shown that once. `scan.completed` is sent when a single-page scan ends completed, completed_partial or failed ' +
+        '`webhookSecret`, shown that once (absent without a webhookUrl: the answer keeps the specification\'s five fields; the one field the contract\'s null-not-absent rule yields to). `scan.completed` is sent when a single-page scan ends completed, completed_partial or failed ' +
         '(`data.status` says which), not when it is cancelled.',
     },
     security: [{ bearerAuth: [] }, {}] as Array<Record<string, string[]>>,

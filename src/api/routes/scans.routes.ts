@@ -107,7 +107,7 @@ export function scanRoutes(deps: AppDeps, limits: ApiLimits) {
     const scan = webhookUrl && secret ? await insertSingleScanWithWebhook(deps.db, values, { url: webhookUrl, secret }) : await insertSingleScan(deps.db, values);
     await startScanWorkflow(deps, scan, () => deleteScan(deps.db, scan.id));
     c.header('Location', `/api/scans/${scan.id}`);
-    return c.json({ id: scan.id, url: scan.url, status: 'queued' as const, progress: 0 as const, createdAt: scan.createdAt.toISOString(), webhookSecret: secret }, 202);
+    return c.json({ id: scan.id, url: scan.url, status: 'queued' as const, progress: 0 as const, createdAt: scan.createdAt.toISOString(), ...(secret ? { webhookSecret: secret } : {}) }, 202);
   });
 
   app.openapi(listScans, async (c) => {

@@ -161,6 +161,9 @@ export const CreatedScanSchema = z
     status: z.literal('queued'),
     progress: z.literal(0),
     createdAt: z.string(),
-    webhookSecret: z.string().nullable().openapi({ description: "The secret the scan's `webhookUrl` deliveries are signed with, shown this once; null without a webhookUrl." }),
+    webhookSecret: z
+      .string()
+      .optional()
+      .openapi({ description: "With a `webhookUrl` only: the secret its deliveries are signed with, shown this once. Absent otherwise, so the answer stays the specification's `{id, url, status, progress, createdAt}`." }),
   })
   .openapi('CreatedScan');
