@@ -105,6 +105,7 @@ export function conformance(
       };
     }
     const rules = c.rules.length ? ` (${c.rules.join(', ')})` : '';
+    const catalogued = rulesFor(c.id);
     if (c.result === 'passed' && FULLY_AUTOMATED_CRITERIA.has(c.id)) {
       return { ...row, conformance: 'supports', remarks: `Its automated checks${rules} decide it in full and found no failure on ${plural(pagesAudited, 'page')}.`, examples: [] };
     }
@@ -113,8 +114,8 @@ export function conformance(
         ? `No automated failure${rules}. These checks decide only part of this criterion: a person must confirm it.`
         : c.result === 'needs_review'
           ? `No confirmed failure; ${plural(c.issues, 'finding')} need${c.issues === 1 ? 's' : ''} review by a person${rules}.`
-          : rulesFor(c.id).length
-            ? `Needs a person: no automated check applied to the pages audited (its rules: ${rulesFor(c.id).slice(0, 8).join(', ')}${rulesFor(c.id).length > 8 ? ', \u2026' : ''}), and they decide only part of it.`
+          : catalogued.length
+            ? `Needs a person: no automated check applied to the pages audited (its rules: ${catalogued.slice(0, 8).join(', ')}${catalogued.length > 8 ? ', \u2026' : ''}), and they decide only part of it.`
             : NEEDS_A_PERSON;
     return { ...row, conformance: 'not-evaluated', remarks, examples: [] };
   });

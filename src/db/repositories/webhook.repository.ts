@@ -8,6 +8,7 @@ import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { DB, WebhookDeliveriesTable, WebhooksTable } from '../schema.ts';
 import { crawlEvents, generateWebhookSecret, type WebhookEvent } from '../../shared/webhooks.ts';
 import type { ScanRecord } from './records.ts';
+import { previousCrawl } from './report.repository.ts';
 import { insertSingleScan } from './scan.repository.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -186,17 +187,7 @@ export async function planCrawlDeliveries(db: Kysely<DB>, crawlId: string, now =
   if (!crawl || ['queued', 'running'].includes(crawl.status)) return [];
   const hooks = await listSiteWebhooks(db, crawl.site_id);
   if (!hooks.length) return [];
-  const previous = await db
-    .selectFrom('crawls')
-    .select('overall_score')
-    .where('site_id', '=', crawl.site_id)
-    .where('id', '!=', crawl.id)
-    .where('created_at', '<', crawl.created_at)
-    .where('status', 'in', ['completed', 'completed_partial', 'cancelled'])
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  const previousScore = previous?.overall_score ?? null;
+  const previousScore = (await previousCrawl(db, crawl.site_id, { id: crawl.id, createdAt: crawl.created_at }))?.overallScore ?? null;
   const data = {
     siteId: crawl.site_id,
     crawlId: crawl.id,
