@@ -104,32 +104,7 @@ async function rawLoop(label: string, urls: string[], slot: (browser: Browser) =
   return rate;
 }
 
-if (orchestrationOnly) {
-  // Just the pipeline against the same scan without Temporal, database or enrichment, states off.
-  const run = await pipeline('loopback, states off', { ALLOW_PRIVATE_TARGETS: 'true', ...STATES_OFF });
-  if (args.includes('--no-bare')) process.exit(0);
-  const policy = createTargetPolicy({ allowPrivate: true });
-  const bare = await rawLoop('service scan, every engine, states off, no Temporal or database', run.urls, async (browser) => {
-    const tab = await openTab({ browser, policy, pageLoadTimeoutMs: 30_000 });
-    return {
-      async scan(url: string) {
-        const r = await scanUrl(url, { tab, policy, pageLoadTimeoutMs: 30_000, engines: DEFAULT_ENGINES, states: { maxStates: 0, budgetMs: 0 } });
-        if (r.kind !== 'scanned') throw new Error(r.error.code);
-      },
-      close: () => tab.close(),
-    };
-  });
-  await closeCorpus();
-  console.log(`pipeline/service scan (orchestration, database, enrichment): ${(run.rate / bare).toFixed(2)} (${run.urls.length} pages, ${concurrency} slots)`);
-  process.exit(0);
-}
-
-// What a crawl did before issue 30 (no interaction states, no pictures; rendered discovery has no
-// switch, and on this server-rendered site it adds no page), then states off, then everything on.
-const before30 = await pipeline('loopback, as before issue 30 (states and pictures off)', { ALLOW_PRIVATE_TARGETS: 'true', ...STATES_OFF, SCREENSHOTS: 'off' });
-const direct = await pipeline('loopback, states off', { ALLOW_PRIVATE_TARGETS: 'true', ...STATES_OFF });
-const withStates = await pipeline(`loopback, states on (${defaultStates.maxStates} in ${defaultStates.budgetMs} ms)`, { ALLOW_PRIVATE_TARGETS: 'true' });
-// The service scan (see below) with states off and on, on the same pages.
+// The worker's page scan with nothing around it (one tab per slot), states off or on.
 const policy = createTargetPolicy({ allowPrivate: true });
 /** Per page, the milliseconds its states took and its whole scan took (service scans with states on). */
 const stateTimes: Array<{ states: number; page: number }> = [];
@@ -146,6 +121,21 @@ const serviceScan = (engines: readonly ScanEngine[], states = { maxStates: 0, bu
     close: () => tab.close(),
   };
 };
+if (orchestrationOnly) {
+  // Just the pipeline against the same scan without Temporal, database or enrichment, states off.
+  const run = await pipeline('loopback, states off', { ALLOW_PRIVATE_TARGETS: 'true', ...STATES_OFF });
+  if (args.includes('--no-bare')) process.exit(0);
+  const bare = await rawLoop('service scan, every engine, states off, no Temporal or database', run.urls, serviceScan(DEFAULT_ENGINES));
+  await closeCorpus();
+  console.log(`pipeline/service scan (orchestration, database, enrichment): ${(run.rate / bare).toFixed(2)} (${run.urls.length} pages, ${concurrency} slots)`);
+  process.exit(0);
+}
+
+// What a crawl did before issue 30 (no interaction states, no pictures; rendered discovery has no
+// switch, and on this server-rendered site it adds no page), then states off, then everything on.
+const before30 = await pipeline('loopback, as before issue 30 (states and pictures off)', { ALLOW_PRIVATE_TARGETS: 'true', ...STATES_OFF, SCREENSHOTS: 'off' });
+const direct = await pipeline('loopback, states off', { ALLOW_PRIVATE_TARGETS: 'true', ...STATES_OFF });
+const withStates = await pipeline(`loopback, states on (${defaultStates.maxStates} in ${defaultStates.budgetMs} ms)`, { ALLOW_PRIVATE_TARGETS: 'true' });
 const scanAll = await rawLoop('service scan, every engine, states off, no Temporal or database', direct.urls, serviceScan(DEFAULT_ENGINES));
 const scanStates = await rawLoop('service scan, every engine, states on, no Temporal or database', direct.urls, serviceScan(DEFAULT_ENGINES, defaultStates));
 const statesLine = () =>
