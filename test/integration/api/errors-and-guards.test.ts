@@ -76,6 +76,28 @@ describe('API errors, limits and guards', () => {
     expect(await (await env.request('/api/sites')).json()).toEqual([]);
   });
 
+  it('refuses a webhook to a private address, for a site and for a scan, and writes nothing', async () => {
+    const resolver = async (host: string) =>
+      host === 'shop.test' || host === 'hooks.test' ? ['93.184.216.34'] : host === 'intranet.test' ? ['10.0.0.7'] : Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' }));
+    const api = await env.startApi({ policy: createTargetPolicy({ allowPrivate: false, resolver }) });
+    const call = (path: string, method: string, json: unknown) => fetch(`${api.api}${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(json) });
+    try {
+      const site = await (await call('/api/sites', 'POST', { url: 'http://shop.test/' })).json();
+      for (const url of ['http://intranet.test/hook', 'http://127.0.0.1:9000/hook', 'http://169.254.169.254/latest/']) {
+        const body = await problem(await call(`/api/sites/${site.id}/webhooks`, 'PUT', { webhooks: [{ url: 'http://hooks.test/ok', events: ['crawl.completed'] }, { url, events: ['crawl.failed'] }] }), 400, 'forbidden_target');
+        expect(body.detail).toMatch(/^webhooks\.1\.url: /);
+        expect(JSON.stringify(body)).not.toContain('10.0.0.7');
+      }
+      expect((await (await fetch(`${api.api}/api/sites/${site.id}/webhooks`)).json()).webhooks).toEqual([]);
+      const before = await scanCount(env);
+      const scan = await problem(await call('/api/scans', 'POST', { url: 'http://shop.test/', webhookUrl: 'http://intranet.test/hook' }), 400, 'forbidden_target');
+      expect(scan.detail).toMatch(/^webhookUrl: /);
+      expect(await scanCount(env)).toBe(before);
+    } finally {
+      await api.close();
+    }
+  });
+
   it('answers 400 invalid_json, 415 and 413 for bad bodies', async () => {
     await problem(await env.request('/api/scans', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"url":' }), 400, 'invalid_json');
     await problem(await env.request('/api/scans', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'url=x' }), 415, 'unsupported_media_type');
