@@ -37,6 +37,8 @@ export interface StaticServer {
   server: Server;
   /** Every path requested, with its query, in order. */
   hits: string[];
+  /** Every request as `METHOD /path?query`, in order (what a guest must never send shows here). */
+  requests: string[];
   /** Adds or replaces the handler of a path. */
   route(pathname: string, handler: Handler): void;
   /** Closes the server and every connection still open. */
@@ -164,10 +166,12 @@ export async function startStaticServer(routes: Record<string, Handler> = {}, op
   const base = opts.root === undefined ? undefined : path.resolve(opts.root);
   const table = new Map(Object.entries(routes));
   const hits: string[] = [];
+  const requests: string[] = [];
   const sockets = new Set<Socket>();
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     hits.push(url.pathname + url.search);
+    requests.push(`${req.method} ${url.pathname}${url.search}`);
     const handler = table.get(url.pathname);
     if (handler) {
       try {
@@ -198,6 +202,7 @@ export async function startStaticServer(routes: Record<string, Handler> = {}, op
     host: `${host}:${port}`,
     server,
     hits,
+    requests,
     route: (p, h) => void table.set(p, h),
     close: () =>
       new Promise<void>((resolve) => {

@@ -4,6 +4,7 @@ import { boundedTitle } from '../../shared/limits.ts';
 import { DEFAULT_FLOW_STEP_TIMEOUT_MS, type SiteFlow } from '../../shared/site-flows.ts';
 import { LOAD_WAIT_MS, settle, withNavigation } from './page-session.ts';
 import { describeStep, runStep, timedOut } from './scripted-steps.ts';
+import { requestHold } from './request-hold.ts';
 
 /** Where a flow ended, for the engines to check; or why it did not get there (a page error `flow_failed`). */
 export type FlowRunResult =
@@ -52,7 +53,9 @@ export async function runFlow(page: Page, flow: SiteFlow, opts: RunFlowOptions):
   });
   const elsewhere = () => `the page is on ${hostOf(page.url()) || page.url()}, not on the site (${opts.host})`;
   try {
-    return await withNavigation(page, async (): Promise<FlowRunResult> => {
+    // A flow is the one thing that sends, by design: the network is open while its steps run and
+    // its end state arrives; the tab holds it again before the checks.
+    return await requestHold(page.context()).open(() => withNavigation(page, async (): Promise<FlowRunResult> => {
       const first = flow.steps[0]?.action === 'goto' ? 1 : 0;
       for (let i = first; i < flow.steps.length; i++) {
         opts.signal?.throwIfAborted();
@@ -82,7 +85,7 @@ export async function runFlow(page: Page, flow: SiteFlow, opts: RunFlowOptions):
       if (hostOf(page.url()) !== opts.host) return fail(flow.steps.length - 1, `left the site: ${elsewhere()}`);
       const pageTitle = boundedTitle((await page.title().catch(() => '')).trim() || null);
       return { kind: 'done', end: { finalUrl: page.url(), httpStatus, pageTitle } };
-    });
+    }));
   } finally {
     page.off('response', onResponse);
     page.off('framenavigated', onNavigated);

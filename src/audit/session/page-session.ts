@@ -7,6 +7,7 @@ import type { TargetPolicy } from '../../security/target-policy.ts';
 import { classifyNavigationError } from './classify-navigation-error.ts';
 import { installAxeLoader } from './in-page.ts';
 import { recordOrientationLocks } from '../engines/reflow/orientation.ts';
+import { requestHold } from './request-hold.ts';
 import { PROXY_ERROR_HEADER, startEgressProxy, type BlockedRequest, type EgressFailure, type EgressProxy } from './egress-proxy.ts';
 import { onOrigin } from '../../shared/site-auth.ts';
 import { configuredCookies, contextAuthOptions, isLoggedIn, refreshSessionCookies, runLogin, type LoginOutcome, type TabAuth } from './site-login.ts';
@@ -103,6 +104,7 @@ export async function openTab(opts: OpenTabOptions): Promise<Tab> {
     await context.addInitScript(trackChanges);
     await context.addInitScript(recordOrientationLocks);
     await installAxeLoader(context);
+    await requestHold(context).routeWebSockets();
     const page = await context.newPage();
     return await tabOf(opts, context, page, proxy);
   } catch (err) {
@@ -128,11 +130,16 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
   // A page's dialogs (alert on load, confirm on unload) would block every later step; leaving a
   // page for the next one must not be refused by its beforeunload handler.
   page.on('dialog', (d) => void (d.type() === 'beforeunload' ? d.accept() : d.dismiss()).catch(() => {}));
-  // Pop-ups the page opens are closed at once: only the page itself is checked.
-  page.on('popup', (p) => void p.close().catch(() => {}));
+  // Pop-ups the page opens are closed at once: only the page itself is checked. (While the page
+  // is held their first request is refused before it leaves.) The tab is brought to the front
+  // again: in the background its animation frames stop, and a click waits for ever for its
+  // control to be stable.
+  page.on('popup', (p) => void p.close().then(() => page.bringToFront()).catch(() => {}));
   const auth = opts.auth;
   const siteHeaders = auth?.setup.headers && Object.keys(auth.setup.headers).length ? { origin: auth.origin, headers: auth.setup.headers } : undefined;
   const hold = await holdStill(page, siteHeaders);
+  /** The context's requests: open while the scanner loads a page (or logs in), held from then on until the next load. */
+  const requests = requestHold(context);
   /** The cookies the last successful login left (the session), put back after each page's clean-up. */
   let session: Cookie[] = [];
   let loggedInOnce = false;
@@ -145,10 +152,13 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
     if (!auth?.setup.login) return { ok: true };
     loggedInOnce = true;
     hold.release();
-    const out = await runLogin(page, auth, signal).finally(async () => {
-      // Leave the login's last page (a submit may still be arriving) before the page to scan starts.
-      if (!page.isClosed()) await page.goto('about:blank', { timeout: 10_000 }).catch(() => {});
-    });
+    // A login sends its form by design: the network is open while it runs.
+    const out = await requests.open(() =>
+      runLogin(page, auth, signal).finally(async () => {
+        // Leave the login's last page (a submit may still be arriving) before the page to scan starts.
+        if (!page.isClosed()) await page.goto('about:blank', { timeout: 10_000 }).catch(() => {});
+      }),
+    );
     if (out.ok) {
       session = await context.cookies();
       loginFailedAt = undefined;
@@ -326,31 +336,19 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
     },
     async load(url: string, lopts: LoadOptions = {}): Promise<OpenPageResult> {
       if (opts.authUnavailable) return pageError('auth_required', opts.authUnavailable, null, null);
+      // The previous page is left while its requests are still held (what it does on unload cannot
+      // act on the site); the new one loads with the network open, as a visitor's would, and is
+      // held from then on: whatever operates it afterwards (states, keys, forms, pictures) cannot
+      // send anything but GETs of what renders it.
       if (pages > 0) await forgetPrevious();
       pages++;
       proxy?.nextPage();
       await lopts.onLoading?.();
-      if (!auth) return navigateOrStay(url, lopts);
-      if (auth.setup.login && !loggedInOnce) await login(lopts.signal);
-      const first = await navigateOrStay(url, lopts);
-      const verdict = await authVerdict(first);
-      if (verdict === 'ok') return first;
-      // Logged out (the session expired, or a page ended it): log in again once and reload.
-      if (verdict === 'logged-out' && auth.setup.login && (loginFailedAt === undefined || Date.now() - loginFailedAt > LOGIN_RETRY_AFTER_MS)) {
-        const again = await login(lopts.signal);
-        if (again.ok) {
-          proxy?.nextPage();
-          const second = await navigateOrStay(url, lopts);
-          if ((await authVerdict(second)) === 'ok') return second;
-        }
+      try {
+        return await requests.open(() => loadOpen(url, lopts));
+      } finally {
+        await requests.hold().catch(() => {});
       }
-      const why =
-        verdict === 'unauthorized'
-          ? 'HTTP 401: the site did not accept the credentials of its authentication set-up'
-          : loginFailedAt !== undefined
-            ? `the login failed: ${loginFailure}`
-            : 'the page still showed the login form after logging in again';
-      return pageError('auth_required', `the page needs a login the scanner does not have (${why})`, first.finalUrl, first.httpStatus);
     },
     async close() {
       closed = true;
@@ -358,6 +356,31 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
       await proxy?.close();
     },
   };
+
+  /** One page's load with the network open: logged in first where the site needs it. */
+  async function loadOpen(url: string, lopts: LoadOptions): Promise<OpenPageResult> {
+    if (!auth) return navigateOrStay(url, lopts);
+    if (auth.setup.login && !loggedInOnce) await login(lopts.signal);
+    const first = await navigateOrStay(url, lopts);
+    const verdict = await authVerdict(first);
+    if (verdict === 'ok') return first;
+    // Logged out (the session expired, or a page ended it): log in again once and reload.
+    if (verdict === 'logged-out' && auth.setup.login && (loginFailedAt === undefined || Date.now() - loginFailedAt > LOGIN_RETRY_AFTER_MS)) {
+      const again = await login(lopts.signal);
+      if (again.ok) {
+        proxy?.nextPage();
+        const second = await navigateOrStay(url, lopts);
+        if ((await authVerdict(second)) === 'ok') return second;
+      }
+    }
+    const why =
+      verdict === 'unauthorized'
+        ? 'HTTP 401: the site did not accept the credentials of its authentication set-up'
+        : loginFailedAt !== undefined
+          ? `the login failed: ${loginFailure}`
+          : 'the page still showed the login form after logging in again';
+    return pageError('auth_required', `the page needs a login the scanner does not have (${why})`, first.finalUrl, first.httpStatus);
+  }
 }
 
 /**

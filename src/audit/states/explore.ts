@@ -71,9 +71,9 @@ class StateStepTimeout extends Error {}
  * appeared or changed; then the state is closed again (the original tab selected, the details
  * closed, Escape, the trigger clicked again, new dialogs and popovers closed) and the page is
  * compared with how it was. A page that is not back, or whose address changed, is loaded again
- * and exploring goes on with the triggers not yet opened. Navigation itself is held by the tab
- * (page-session.ts: the main frame's document requests are refused once the page loaded), so a
- * click can neither leave the page nor submit a form to the server.
+ * and exploring goes on with the triggers not yet opened. The tab holds the page's requests once
+ * it loaded (request-hold.ts), so a click can neither leave the page, nor send a form, a beacon,
+ * a POST or a DELETE to the server, nor open a window.
  * Never throws but for cancellation: a page whose states fail keeps its default-state results.
  */
 export async function exploreStates(ctx: ExploreContext, opts: StateExplorationOptions): Promise<ExploreResult> {

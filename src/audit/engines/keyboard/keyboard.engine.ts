@@ -1,8 +1,7 @@
 import type { CDPSession, Page } from 'playwright';
 import type { FindingDraft } from '../../../shared/findings.ts';
 import { ensureInPage } from '../../session/in-page.ts';
-import { withNavigation } from '../../session/page-session.ts';
-import { withRequestsHeld } from '../../session/held-requests.ts';
+import { reloadPage, withRequestsHeld } from '../../session/held-requests.ts';
 import { analyseWalk, EXIT_CONTROL_NAME, keyHints } from './focus-walk.ts';
 import type { EngineResult, PageSession, ScanEngine } from '../engine.ts';
 import { KEYBOARD_RULES } from '../../../shared/rules/keyboard.ts';
@@ -118,8 +117,7 @@ export const keyboardEngine: ScanEngine = {
       // Not on a flow's end state: it cannot be loaded again without running the flow (and sending its forms) again.
       const paced = state.late > 0 && !session.fromFlow;
       if (paced) {
-        await withNavigation(page, () => page.reload({ waitUntil: 'load', timeout: 15_000 }));
-        await ensureInPage(page);
+        await reloadPage(page, startUrl, 15_000);
         await page.evaluate(installProbe);
         await probe(page, (k) => k.blur());
         await probe(page, (k) => k.settle(40, 300));
