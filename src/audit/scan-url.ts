@@ -1,10 +1,11 @@
 import type { Browser, Page } from 'playwright';
-import type { PageError, ScanStage } from '../shared/contracts.ts';
+import type { PageError, ScanStage, ViewportName } from '../shared/contracts.ts';
+import type { ViewportSetup } from '../shared/viewports.ts';
 import type { TargetPolicy } from '../security/target-policy.ts';
 import { mergeFindings } from './findings/findings.ts';
 import type { FindingDraft, PassedRule } from '../shared/findings.ts';
 import type { BlockedRequest } from './session/egress-proxy.ts';
-import { DEFAULT_ENGINES, type ScanEngine } from './engines/index.ts';
+import { DEFAULT_ENGINES, type PageSession, type ScanEngine } from './engines/index.ts';
 import { openTab, type Tab } from './session/page-session.ts';
 import type { FlowRunResult } from './session/flow-runner.ts';
 import { screenshotFindings, type FindingScreenshot, type ScreenshotHook } from './screenshots/capture.ts';
@@ -36,7 +37,17 @@ export interface ScanUrlOptions {
    * A site's scripted flow (its page stands for the flow's end state): the tab loads `startUrl`
    * instead of `url`, `run` acts on the loaded page, and the engines check where it ended.
    */
-  flow?: { startUrl: string; run: (page: Page, signal?: AbortSignal) => Promise<FlowRunResult> };
+  flow?: {
+    startUrl: string;
+    run: (page: Page, signal?: AbortSignal) => Promise<FlowRunResult>;
+    /** Called once the flow's steps are done, before anything is checked: what it sent is sent, and it must never run again for this page. */
+    onRan?: () => Promise<void>;
+  };
+  /**
+   * With `flow`: the crawl's other viewports, each with its engines. The flow's end state is checked
+   * at each in the same tab, its window changed, rather than running the flow again per viewport.
+   */
+  laterViewports?: ReadonlyArray<{ viewport: ViewportName; setup: ViewportSetup; engines: readonly ScanEngine[] }>;
   /** Pictures of (some of) the default state's findings, taken right after the engines ran; unset: none. */
   screenshots?: ScreenshotHook;
   /** Read the rendered page's links and view (crawl pages: rendered discovery) after it settled, before the engines run. */
@@ -56,6 +67,14 @@ export interface EngineRun {
   findings: FindingDraft[];
   /** Set when the engine threw: the others still ran. */
   error?: string;
+}
+
+/** A flow's end state checked at one more viewport (see `ScanUrlOptions.laterViewports`). */
+export interface LaterViewportRun {
+  viewport: ViewportName;
+  findings: FindingDraft[];
+  engines: EngineRun[];
+  passes: PassedRule[];
 }
 
 export type ScanUrlResult =
@@ -78,6 +97,8 @@ export type ScanUrlResult =
       view?: Omit<RenderedView, 'links'> | null;
       /** With `judgementCandidates`: what the model is to judge; absent without, or when the page would not tell. */
       candidates?: PageCandidates;
+      /** With `flow` and `laterViewports`: the end state's findings at each later viewport. */
+      laterViewports?: LaterViewportRun[];
     }
   | { kind: 'page-error'; error: PageError; finalUrl: string | null; httpStatus: number | null };
 
@@ -139,15 +160,68 @@ async function runScan(url: string, opts: ScanUrlOptions & { deadlineAt?: number
   if (opts.flow) {
     const ran = await opts.flow.run(loaded.page, opts.signal);
     if (ran.kind === 'page-error') return ran;
+    // From here on the flow has sent what it sends: it is never run again for this page.
+    await opts.flow.onRan?.();
     loaded = { ...loaded, ...ran.end, httpStatus: ran.end.httpStatus ?? loaded.httpStatus };
   }
   // The DOM the engines are about to see, before any of them touches it.
   const rendered = opts.collectLinks ? await collectRenderedView(loaded.page) : undefined;
+  const session = { page: loaded.page, url, finalUrl: loaded.finalUrl, pageTitle: loaded.pageTitle, signal: opts.signal, fromFlow: !!opts.flow, earlier: [] as FindingDraft[], engineIds: engines.map((e) => e.id), layouts: {} };
+  const { findings, all, runs, passes } = await runEngines(session, engines, opts, tab);
+  // While the page is still in the state its findings were found in; bounded, never fails the scan.
+  const screenshots = opts.screenshots ? await screenshotFindings(loaded.page, findings, opts.screenshots, opts.signal) : undefined;
+  // Bounded and never failing the scan, like the pictures; nothing at all without a model.
+  const candidates = opts.judgementCandidates ? await collectJudgementCandidates(loaded.page, findings) : undefined;
+  // Then the states a click opens: only what each reveals is checked, and the page is put back.
+  let statesChecked: string[] = [];
+  if (opts.states && opts.states.maxStates > 0 && opts.states.budgetMs > 0) {
+    // A state that could not be closed: the page is loaded again. A flow's end state is not
+    // reached again (that would send its forms once more): exploring stops there instead.
+    const reload = async () => {
+      if (opts.flow) return null;
+      const again = await tab.load(url, { signal: opts.signal });
+      return again.kind === 'loaded' ? again.page : null;
+    };
+    const s = await exploreStates({ page: loaded.page, signal: opts.signal, known: all, deadlineAt: opts.deadlineAt, reload }, opts.states);
+    runs.push({ engine: 'states', ms: s.ms, findings: s.findings, ...(s.error ? { error: s.error } : {}) });
+    findings.push(...s.findings);
+    statesChecked = s.checked;
+  }
+  // A flow's end state at the crawl's other viewports: the same page, its window changed, so the
+  // flow is run once however many viewports the crawl has.
+  const laterViewports: LaterViewportRun[] = [];
+  for (const later of opts.flow ? (opts.laterViewports ?? []) : []) {
+    if (opts.signal?.aborted || tab.broken) break;
+    const out = await atViewport(loaded.page, later.setup, () => runEngines({ ...session, engineIds: later.engines.map((e) => e.id), layouts: {} }, later.engines, opts, tab));
+    laterViewports.push({ viewport: later.viewport, findings: out.findings, engines: out.runs, passes: out.passes });
+  }
+  return {
+    kind: 'scanned',
+    pageTitle: loaded.pageTitle,
+    finalUrl: loaded.finalUrl,
+    httpStatus: loaded.httpStatus,
+    findings,
+    passes,
+    blocked: [...loaded.blocked],
+    engines: runs,
+    statesChecked,
+    ...(laterViewports.length ? { laterViewports } : {}),
+    ...(screenshots ? { screenshots } : {}),
+    ...(candidates ? { candidates } : {}),
+    ...(rendered !== undefined ? splitView(rendered) : {}),
+  };
+}
+
+/**
+ * Runs `engines` on the page in turn and merges their findings: one per element and criterion
+ * (`all` keeps them before merging). axe's findings are needed; an own check that throws is
+ * logged in `runs` and the others go on.
+ */
+async function runEngines(session: PageSession, engines: readonly ScanEngine[], opts: ScanUrlOptions, tab: Tab): Promise<{ findings: FindingDraft[]; all: FindingDraft[]; runs: EngineRun[]; passes: PassedRule[] }> {
   const runs: EngineRun[] = [];
   // Findings still standing, per engine run: a later engine may withdraw earlier ones it measured.
   const kept: FindingDraft[][] = [];
   const current = () => kept.flat();
-  const session = { page: loaded.page, url, finalUrl: loaded.finalUrl, pageTitle: loaded.pageTitle, signal: opts.signal, fromFlow: !!opts.flow, earlier: [] as FindingDraft[], engineIds: engines.map((e) => e.id), layouts: {} };
   const passes: PassedRule[] = [];
   let stage: ScanStage | undefined;
   for (const engine of engines) {
@@ -180,37 +254,32 @@ async function runScan(url: string, opts: ScanUrlOptions & { deadlineAt?: number
   // Confirmed first, so that a confirmed finding wins over another engine's needs-review one.
   const all = current();
   const findings = mergeFindings([...all.filter((f) => f.type === 'confirmed'), ...all.filter((f) => f.type !== 'confirmed')]);
-  // While the page is still in the state its findings were found in; bounded, never fails the scan.
-  const screenshots = opts.screenshots ? await screenshotFindings(loaded.page, findings, opts.screenshots, opts.signal) : undefined;
-  // Bounded and never failing the scan, like the pictures; nothing at all without a model.
-  const candidates = opts.judgementCandidates ? await collectJudgementCandidates(loaded.page, findings) : undefined;
-  // Then the states a click opens: only what each reveals is checked, and the page is put back.
-  let statesChecked: string[] = [];
-  if (opts.states && opts.states.maxStates > 0 && opts.states.budgetMs > 0) {
-    // A state that could not be closed: the page is loaded again. A flow's end state is not
-    // reached again (that would send its forms once more): exploring stops there instead.
-    const reload = async () => {
-      if (opts.flow) return null;
-      const again = await tab.load(url, { signal: opts.signal });
-      return again.kind === 'loaded' ? again.page : null;
-    };
-    const s = await exploreStates({ page: loaded.page, signal: opts.signal, known: all, deadlineAt: opts.deadlineAt, reload }, opts.states);
-    runs.push({ engine: 'states', ms: s.ms, findings: s.findings, ...(s.error ? { error: s.error } : {}) });
-    findings.push(...s.findings);
-    statesChecked = s.checked;
+  return { findings, all, runs, passes };
+}
+
+/**
+ * Runs `fn` with the page rendered as `setup` (size, pixel ratio, phone, touch), by DevTools on
+ * the page as it is, and puts the tab's own window back after. Only a flow's end state is checked
+ * this way: any other page gets a tab of each viewport's own.
+ */
+async function atViewport<T>(page: Page, setup: ViewportSetup, fn: () => Promise<T>): Promise<T> {
+  const own = page.viewportSize();
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('Emulation.setDeviceMetricsOverride', {
+      width: setup.width,
+      height: setup.height,
+      deviceScaleFactor: setup.deviceScaleFactor,
+      mobile: setup.isMobile,
+      screenWidth: setup.width,
+      screenHeight: setup.height,
+    });
+    await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: setup.hasTouch, ...(setup.hasTouch ? { maxTouchPoints: 1 } : {}) });
+    return await fn();
+  } finally {
+    await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: false }).catch(() => {});
+    await cdp.send('Emulation.clearDeviceMetricsOverride').catch(() => {});
+    if (own) await page.setViewportSize(own).catch(() => {});
+    await cdp.detach().catch(() => {});
   }
-  return {
-    kind: 'scanned',
-    pageTitle: loaded.pageTitle,
-    finalUrl: loaded.finalUrl,
-    httpStatus: loaded.httpStatus,
-    findings,
-    passes,
-    blocked: [...loaded.blocked],
-    engines: runs,
-    statesChecked,
-    ...(screenshots ? { screenshots } : {}),
-    ...(candidates ? { candidates } : {}),
-    ...(rendered !== undefined ? splitView(rendered) : {}),
-  };
 }

@@ -35,6 +35,8 @@ export interface PageScansTable {
   started_at: Timestamp | null;
   completed_at: Timestamp | null;
   duration_ms: number | null;
+  /** A flow page's scan: when the flow's steps were done (they are never run again for this scan). */
+  flow_ran_at: Timestamp | null;
 }
 
 export interface FindingsTable {

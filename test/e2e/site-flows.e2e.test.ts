@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCrawlFlow } from '../../src/activities/site-flows-source.ts';
 import { axeEngine } from '../../src/audit/engines/axe/axe.engine.ts';
+import type { ScanEngine } from '../../src/audit/engines/index.ts';
 import { runFlow } from '../../src/audit/session/flow-runner.ts';
 import { openTab } from '../../src/audit/session/page-session.ts';
 import { crawlWorkflowId } from '../../src/shared/search-attributes.ts';
@@ -33,6 +34,22 @@ function historyText(history: unknown): string {
     return v;
   });
 }
+
+/**
+ * axe, except that the first time it meets the end of the "interrupted" flow it throws, as a scan
+ * does whose worker lost its browser after the flow's steps ran: the activity is retried.
+ */
+let interrupted = 0;
+const interruptingAxe: ScanEngine = {
+  ...axeEngine,
+  async run(session) {
+    if (interrupted === 0 && (await session.page.$('#interrupted-end'))) {
+      interrupted++;
+      throw new Error('simulated: the scan stopped after the flow ran (a lost worker or browser)');
+    }
+    return axeEngine.run(session);
+  },
+};
 
 describe('scripted flows per site', () => {
   let env: TestEnv;
@@ -75,7 +92,15 @@ describe('scripted flows per site', () => {
       }
       html(contactForm(''))(req, res);
     });
-    env = await createTestEnv({ scanEngines: [axeEngine], discoveryOptions: { fetchTimeoutMs: 3000 } });
+    site.route('/interrupted', async (req: IncomingMessage, res: ServerResponse) => {
+      if (req.method === 'POST') {
+        posted.push(`interrupted ${await readBody(req)}`);
+        html(doc('Sent', '<p id="interrupted-end">Thanks</p>'))(req, res);
+        return;
+      }
+      html(doc('Order', '<form method="post" action="/interrupted"><input type="hidden" name="order" value="1"><button id="order">Order</button></form>'))(req, res);
+    });
+    env = await createTestEnv({ scanEngines: [interruptingAxe], discoveryOptions: { fetchTimeoutMs: 3000 } });
     const res = await env.request('/api/sites', { method: 'POST', json: { url: `${site.origin}/` } });
     siteId = (await res.json()).id;
   });
@@ -273,5 +298,34 @@ describe('scripted flows per site', () => {
     expect(JSON.stringify(openapi.components.schemas)).toContain('flow_failed');
     expect(openapi.components.schemas.PutSiteFlowsRequest).toBeDefined();
     expect(openapi.components.schemas.SiteFlows).toBeDefined();
+  });
+
+  it("runs a flow once per crawl page: its end state is checked at every viewport without sending its form again", async () => {
+    expect([200, 201]).toContain((await put(siteId, { flows: [sentEmpty()] })).status);
+    const before = posted.length;
+    const c = await crawl(siteId, { viewports: ['desktop', 'mobile'] });
+    expect(c.status).toBe('completed');
+    // One POST: the flow's, once, though its end state was checked at two viewports.
+    expect(posted.slice(before).filter((p) => p.includes(`name=${TYPED}`))).toHaveLength(1);
+    const pages = await pagesOf(siteId);
+    const flowPage = pages.find((p) => p.path === '/contact#flow:contact%20form%20sent%20empty');
+    const issues = (await (await env.request(`/api/sites/${siteId}/issues?limit=100`)).json()).data as any[];
+    const icon = issues.filter((i) => i.pageId === flowPage.id && i.elementSelector === '#error-icon' && i.lastSeenAt >= c.createdAt);
+    expect(icon.map((i) => i.viewport).sort()).toEqual(['desktop', 'mobile']);
+  });
+
+  it('does not run a flow again when the scan that ran it is retried: the page ends as an error instead', async () => {
+    const orderFlow = { name: 'interrupted order', steps: [{ action: 'goto', url: `${site.origin}/interrupted` }, { action: 'click', selector: '#order' }, { action: 'waitFor', selector: '#interrupted-end' }] };
+    expect([200, 201]).toContain((await put(siteId, { flows: [orderFlow] })).status);
+    const before = posted.length;
+    const c = await crawl(siteId);
+    expect(interrupted).toBe(1);
+    // Sent once, by the attempt that was interrupted; the retry did not send it again.
+    expect(posted.slice(before).filter((p) => p.startsWith('interrupted '))).toEqual(['interrupted order=1']);
+    const page = (await pagesOf(siteId)).find((p) => p.path === '/interrupted#flow:interrupted%20order');
+    const scan = await scanOf(siteId, page.id, c.id);
+    expect(scan.status).toBe('failed');
+    expect(scan.error).toMatchObject({ code: 'flow_failed', message: expect.stringMatching(/flow's steps ran, then the scan was interrupted .*not run again/) });
+    expect(c.status).toBe('completed_partial');
   });
 });

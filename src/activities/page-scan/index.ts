@@ -1,10 +1,10 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { crawlPageState, ensureCrawlPageScan, recordCrawlPageScan } from '../../db/repositories/crawl-page.repository.ts';
 import { getPageUrl } from '../../db/repositories/page.repository.ts';
-import { countFindings, findScan, saveScanPageInfo, saveScanResult, setScanStage } from '../../db/repositories/scan.repository.ts';
+import { countFindings, findScan, flowRanAt, markFlowRan, saveScanPageInfo, saveScanResult, setScanStage } from '../../db/repositories/scan.repository.ts';
 import type { Database } from '../../db/database.ts';
-import { FAILURE_TYPES, type ScanPageResult, type ScanStage, type ViewportName } from '../../shared/contracts.ts';
-import { DEFAULT_VIEWPORTS, isDesktopOnly, viewportKey } from '../../shared/viewports.ts';
+import { FAILURE_TYPES, type PageError, type ScanPageResult, type ScanStage, type ViewportName } from '../../shared/contracts.ts';
+import { DEFAULT_VIEWPORTS, isDesktopOnly, viewportKey, viewportSetup } from '../../shared/viewports.ts';
 import { findCrawl } from '../../db/repositories/crawl.repository.ts';
 import { capFindings } from '../../shared/findings-cap.ts';
 import { pageScore } from '../../shared/score.ts';
@@ -71,6 +71,12 @@ const MIN_VIEWPORT_BUDGET_MS = 15_000;
 
 type Scanned = Extract<ScanUrlResult, { kind: 'scanned' }>;
 
+/** A flow page whose steps ran in an attempt that did not finish: they are not run again. */
+const FLOW_NOT_REPEATED = (why: string): PageError => ({
+  code: 'flow_failed',
+  message: `the flow's steps ran, then the scan was interrupted (${why.slice(0, 200)}); they are not run again, which would send the flow's forms once more`,
+});
+
 /** One viewport's run, its findings marked with the viewport they were found at. */
 function atViewport(r: Scanned, viewport: ViewportName): Scanned {
   return { ...r, findings: r.findings.map((f) => ({ ...f, viewport })) };
@@ -96,6 +102,19 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
     const budgetEnd = Date.now() + (ctx.info.startToCloseTimeoutMs || DEFAULT_ACTIVITY_TIMEOUT_MS) - ACTIVITY_MARGIN_MS;
     let stage = 'Starting';
     const stopHeartbeat = startHeartbeat(() => ({ stage }));
+    // A flow is run once per page: its end state is checked at the later viewports in the tab that
+    // ran it, and an attempt that comes after its steps ran (a crashed tab) does not run them again.
+    let flowRan = false;
+    const runOnce = flow && {
+      ...flow,
+      onRan: async () => {
+        flowRan = true;
+        await flow.onRan?.();
+      },
+    };
+    const laterViewports = flow
+      ? viewports.slice(1).map((v) => ({ viewport: v, setup: viewportSetup(v), engines: enginesForViewport(deps.scanEngines ?? DEFAULT_ENGINES, v, viewports) }))
+      : undefined;
     const scanInTab = (viewport: ViewportName, deadlineMs: number | undefined) =>
       deps.tabs.use(
         tabOwner.owner,
@@ -108,7 +127,8 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
               deadlineMs,
               signal: ctx.cancellationSignal,
               engines: enginesForViewport(deps.scanEngines ?? DEFAULT_ENGINES, viewport, viewports),
-              flow,
+              flow: runOnce,
+              laterViewports,
               // Pictures and links at the first viewport only (pictures pair with findings by rule and
               // element); none of a flow's end state, which may show the values it typed.
               screenshots: viewport === viewports[0] && !flow ? screenshotHook(deps.db, deps.screenshots, tabOwner.crawlId ?? null) : undefined,
@@ -132,6 +152,7 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
         return await scanInTab(viewport, deadlineMs);
       } catch (err) {
         if (!(err instanceof TabCrashedError) || ctx.cancellationSignal.aborted) throw err;
+        if (flowRan) return { kind: 'page-error', error: FLOW_NOT_REPEATED(err.message), finalUrl: null, httpStatus: null };
         deps.logger.warn({ scanId, url, viewport, error: err.message }, 'browser tab crashed; scanning the page again in a new tab');
         try {
           return await scanInTab(viewport, deadlineMs);
@@ -147,9 +168,17 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
       if (result.kind === 'scanned' && tagged) result = atViewport(result, first);
       // What was really checked: only those viewports' and states' issues can be found fixed.
       const checked = { viewports: [first], states: new Set(result.kind === 'scanned' ? result.statesChecked : []) };
+      if (result.kind === 'scanned' && result.laterViewports) {
+        // A flow's end state, checked at the later viewports in the same run.
+        for (const run of result.laterViewports) {
+          checked.viewports.push(run.viewport);
+          result.findings.push(...run.findings.map((f) => ({ ...f, viewport: run.viewport })));
+          result.engines.push(...run.engines);
+        }
+      }
       // The page's title, final URL and status are the first viewport's; each later one adds its
       // own findings, merged within that viewport only (one barrier at two viewports is two issues).
-      for (const viewport of result.kind === 'scanned' ? later : []) {
+      for (const viewport of result.kind === 'scanned' && !flow ? later : []) {
         // Cancelled meanwhile: the activity ends as cancelled rather than start the next viewport.
         if (ctx.cancellationSignal.aborted) await ctx.cancelled;
         const left = budgetEnd - Date.now();
@@ -249,16 +278,21 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
       // A flow's page: the flow runs (opened from the database here) and its end state is checked.
       const flowName = flowNameOf(page.url);
       const flow = flowName === undefined ? undefined : await loadCrawlFlow(deps.db, deps.secretsKey, input.crawlId, flowName, deps.pageLoadTimeoutMs);
+      // An earlier attempt ran the flow's steps and then died (a worker or browser lost): what the
+      // flow sends was sent; running it again would send it twice.
+      const ranBefore = flow?.kind === 'flow' ? await flowRanAt(deps.db, row.id) : null;
       const result: ScanUrlResult =
         flow?.kind === 'error'
           ? { kind: 'page-error', error: flow.error, finalUrl: null, httpStatus: null }
-          : await scanAndStore(
+          : ranBefore
+            ? { kind: 'page-error', error: FLOW_NOT_REPEATED(`by attempt ${Context.current().info.attempt - 1} or earlier, at ${ranBefore.toISOString()}`), finalUrl: null, httpStatus: null }
+            : await scanAndStore(
               row.id,
               page.url,
               // A flow's end state hands over no links: what it shows may hold the values it typed.
               { owner: `crawl:${input.crawlId}`, keep: true, auth, viewports, crawlId: input.crawlId, collectLinks: !flow },
               undefined,
-              flow?.scan,
+              flow && { ...flow.scan, onRan: () => markFlowRan(deps.db, row.id) },
             );
       // Rendered discovery: the page's links go to discovery, or the page itself goes (see rendered-links.ts).
       const notAPage = await handOverRenderedLinks(deps, { crawlId: input.crawlId, pageId: page.id, scanId: row.id, url: page.url, result });

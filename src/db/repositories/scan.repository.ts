@@ -241,6 +241,17 @@ export async function listFindings(db: Db, scanId: string): Promise<FindingRecor
   return rows.map(findingFromRow);
 }
 
+/** Records that the flow of a flow page's scan has run its steps (see `flowRanAt`). */
+export async function markFlowRan(db: Db, id: string): Promise<void> {
+  await db.updateTable('page_scans').set({ flow_ran_at: new Date() }).where('id', '=', id).where('flow_ran_at', 'is', null).execute();
+}
+
+/** When the flow of this flow page's scan ran its steps, if an attempt got that far. */
+export async function flowRanAt(db: Db, id: string): Promise<Date | null> {
+  const row = await db.selectFrom('page_scans').select('flow_ran_at').where('id', '=', id).executeTakeFirst();
+  return row?.flow_ran_at ?? null;
+}
+
 export async function countFindings(db: Db, scanId: string): Promise<number> {
   const r = await db.selectFrom('findings').select((eb) => eb.fn.countAll<number>().as('n')).where('page_scan_id', '=', scanId).executeTakeFirstOrThrow();
   return r.n;
