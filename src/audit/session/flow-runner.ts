@@ -3,7 +3,7 @@ import type { PageError } from '../../shared/contracts.ts';
 import { boundedTitle } from '../../shared/limits.ts';
 import { DEFAULT_FLOW_STEP_TIMEOUT_MS, type SiteFlow } from '../../shared/site-flows.ts';
 import { LOAD_WAIT_MS, settle, withNavigation } from './page-session.ts';
-import { describeStep, runStep, timedOut } from './scripted-steps.ts';
+import { describeStep, runStep, StepOffSiteError, timedOut } from './scripted-steps.ts';
 import { requestHold } from './request-hold.ts';
 
 /** Where a flow ended, for the engines to check; or why it did not get there (a page error `flow_failed`). */
@@ -63,9 +63,10 @@ export async function runFlow(page: Page, flow: SiteFlow, opts: RunFlowOptions):
         if (step.action !== 'goto' && step.action !== 'waitFor' && hostOf(page.url()) !== opts.host) return fail(i, `was not run: ${elsewhere()}`);
         const statusBefore = httpStatus;
         try {
-          await runStep(page, step, timeout);
+          await runStep(page, step, timeout, (url) => hostOf(url) === opts.host);
         } catch (err) {
           opts.signal?.throwIfAborted();
+          if (err instanceof StepOffSiteError) return fail(i, `was not run: the element is in a page of ${err.at}, not on the site (${opts.host})`);
           // The browser went away: the activity retries. Playwright's own text is not passed on.
           if (page.isClosed()) throw new Error('Target page, context or browser has been closed during a flow');
           return fail(i, timedOut(err) ? `did not succeed within ${timeout} ms` : 'failed (its element or URL is not there, or it cannot take the action)');

@@ -1,4 +1,4 @@
-import type { Locator, Page } from 'playwright';
+import type { ElementHandle, Locator, Page } from 'playwright';
 import { typesCharacter, urlMatches, type LoginStep } from '../../shared/site-auth.ts';
 
 /**
@@ -42,27 +42,83 @@ function field(page: Page, step: { selector?: string; label?: string }): Locator
   return step.selector ? page.locator(step.selector).first() : page.getByLabel(step.label!).first();
 }
 
+/** A step that would have acted on a page, or in a frame, off the site: it was not run. */
+export class StepOffSiteError extends Error {
+  override name = 'StepOffSiteError';
+  /** Where the element (or the focus) was: an origin, never a full address with what it carries. */
+  readonly at: string;
+  constructor(at: string) {
+    super(`the element is in a page of ${at}, not on the site`);
+    this.at = at;
+  }
+}
+
+function originOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return u.origin === 'null' ? u.protocol : u.origin;
+  } catch {
+    return 'an unknown address';
+  }
+}
+
 /**
- * Runs one step; throws what Playwright throws (a timeout, an element that is not there). Callers
- * turn that into a message of their own that names the step, never Playwright's text.
+ * Finds the step's element, then checks the frame it lives in at the moment of acting, and acts on
+ * that very element: a page that moved on meanwhile (a delayed redirect to another site) detaches
+ * the handle, so the action fails instead of typing a value into a foreign page, and an element in
+ * a frame of another origin is never typed into.
  */
-export async function runStep(page: Page, step: LoginStep, timeout: number): Promise<void> {
+async function actOn(locator: Locator, timeout: number, allowed: (url: string) => boolean, act: (el: ElementHandle) => Promise<void>): Promise<void> {
+  const el = await locator.elementHandle({ timeout });
+  if (!el) throw new Error('the element is not there');
+  try {
+    const frame = await el.ownerFrame();
+    const url = frame?.url() ?? '';
+    if (!allowed(url)) throw new StepOffSiteError(originOf(url));
+    await act(el);
+  } finally {
+    await el.dispose().catch(() => {});
+  }
+}
+
+/** A key pressed where the focus is: only while the focus is in a document of the site (not in a frame of another origin). */
+async function pressInPlace(page: Page, key: string, allowed: (url: string) => boolean): Promise<void> {
+  const focused = await page.evaluateHandle(() => document.activeElement);
+  try {
+    const el = focused.asElement();
+    let url = page.url();
+    const inner = el && (await el.contentFrame());
+    if (inner) url = inner.url();
+    if (!allowed(url)) throw new StepOffSiteError(originOf(url));
+  } finally {
+    await focused.dispose().catch(() => {});
+  }
+  await page.keyboard.press(key);
+}
+
+/**
+ * Runs one step; throws what Playwright throws (a timeout, an element that is not there), or
+ * `StepOffSiteError` when the element to act on is not in a document that `allowed` accepts (the
+ * site's host or origin). Callers turn that into a message of their own that names the step,
+ * never Playwright's text.
+ */
+export async function runStep(page: Page, step: LoginStep, timeout: number, allowed: (url: string) => boolean): Promise<void> {
   switch (step.action) {
     case 'goto':
       await page.goto(step.url, { waitUntil: 'domcontentloaded', timeout });
       break;
     case 'fill':
-      await field(page, step).fill(step.value, { timeout });
+      await actOn(field(page, step), timeout, allowed, (el) => el.fill(step.value, { timeout }));
       break;
     case 'click':
-      await (await clickTarget(page, step)).click({ timeout });
+      await actOn(await clickTarget(page, step), timeout, allowed, (el) => el.click({ timeout }));
       break;
     case 'select':
-      await field(page, step).selectOption(step.value, { timeout });
+      await actOn(field(page, step), timeout, allowed, async (el) => void (await el.selectOption(step.value, { timeout })));
       break;
     case 'press':
-      if (step.selector || step.label) await field(page, step).press(step.key, { timeout });
-      else await page.keyboard.press(step.key);
+      if (step.selector || step.label) await actOn(field(page, step), timeout, allowed, (el) => el.press(step.key, { timeout }));
+      else await pressInPlace(page, step.key, allowed);
       break;
     case 'waitFor':
       if (step.url) await page.waitForURL((u) => urlMatches(step.url!, u.href), { timeout, waitUntil: 'domcontentloaded' });

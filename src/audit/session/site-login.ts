@@ -1,6 +1,6 @@
 import type { BrowserContext, Cookie, Page } from 'playwright';
 import { DEFAULT_LOGIN_STEP_TIMEOUT_MS, isLoginUrl, onOrigin, urlMatches, type LoginStep, type SiteAuthSetup } from '../../shared/site-auth.ts';
-import { describeStep, runStep, timedOut } from './scripted-steps.ts';
+import { describeStep, runStep, StepOffSiteError, timedOut } from './scripted-steps.ts';
 
 export { describeStep };
 
@@ -66,9 +66,10 @@ export async function runLogin(page: Page, auth: TabAuth, signal?: AbortSignal):
       return { ok: false, reason: `${what()} was not run: the page is on ${originOf(page.url())}, not on the site's origin ${origin}` };
     }
     try {
-      await runStep(page, step, timeout);
+      await runStep(page, step, timeout, (url) => onOrigin(url, origin));
     } catch (err) {
       signal?.throwIfAborted();
+      if (err instanceof StepOffSiteError) return { ok: false, reason: `${what()} was not run: the element is in a page of ${err.at}, not on the site's origin ${origin}` };
       // The browser went away: retried by the activity. Playwright's own text is not passed on.
       if (page.isClosed()) throw new Error('Target page, context or browser has been closed during the login');
       // Playwright's message names the locator and the timeout; values never appear in it, but
