@@ -4,6 +4,7 @@ import type { SecretsKey } from '../security/secrets.ts';
 import { openSiteFlows } from '../security/site-seal.ts';
 import type { PageError } from '../shared/contracts.ts';
 import { flowStartUrl } from '../shared/site-flows.ts';
+import { stepValues } from '../shared/typed-values.ts';
 import { runFlow } from '../audit/session/flow-runner.ts';
 import type { ScanUrlOptions } from '../audit/scan-url.ts';
 
@@ -31,5 +32,5 @@ export async function loadCrawlFlow(db: Database, key: SecretsKey | undefined, c
   if (!flow) return failed(gone);
   const startUrl = flowStartUrl(flow, row.baseUrl);
   const host = new URL(startUrl).hostname;
-  return { kind: 'flow', scan: { startUrl, run: (page, signal) => runFlow(page, flow, { host, pageLoadTimeoutMs, signal }) } };
+  return { kind: 'flow', scan: { startUrl, typed: stepValues(flow.steps), run: (page, signal) => runFlow(page, flow, { host, pageLoadTimeoutMs, signal }) } };
 }

@@ -14,6 +14,7 @@ import type { RenderedView } from './links/rendered-view.ts';
 import { exploreStates, type StateExplorationOptions } from './states/explore.ts';
 import { collectJudgementCandidates } from './judgement/collect.ts';
 import type { PageCandidates } from '../shared/judgement.ts';
+import { mentionsAny, scrubberFor, scrubDeep, withoutFieldValues } from '../shared/typed-values.ts';
 
 export interface ScanUrlOptions {
   /** The slot's tab to load the page in (kept open for the next page unless it broke or hung). */
@@ -42,6 +43,8 @@ export interface ScanUrlOptions {
     run: (page: Page, signal?: AbortSignal) => Promise<FlowRunResult>;
     /** Called once the flow's steps are done, before anything is checked: what it sent is sent, and it must never run again for this page. */
     onRan?: () => Promise<void>;
+    /** What its steps type and pick: scrubbed from everything the scan returns. */
+    typed?: readonly string[];
   };
   /**
    * With `flow`: the crawl's other viewports, each with its engines. The flow's end state is checked
@@ -166,10 +169,14 @@ async function runScan(url: string, opts: ScanUrlOptions & { deadlineAt?: number
   }
   // The DOM the engines are about to see, before any of them touches it.
   const rendered = opts.collectLinks ? await collectRenderedView(loaded.page) : undefined;
+  // What the site's login and the flow typed (and the set-up's other secrets) must not be stored:
+  // scrubbed from the results below, and no picture is taken of a page that shows one.
+  const secrets = [...tab.secrets(), ...(opts.flow?.typed ?? [])];
+  const showsSecret = secrets.length > 0 && (await pageMentions(loaded.page, secrets));
   const session = { page: loaded.page, url, finalUrl: loaded.finalUrl, pageTitle: loaded.pageTitle, signal: opts.signal, fromFlow: !!opts.flow, earlier: [] as FindingDraft[], engineIds: engines.map((e) => e.id), layouts: {} };
   const { findings, all, runs, passes } = await runEngines(session, engines, opts, tab);
   // While the page is still in the state its findings were found in; bounded, never fails the scan.
-  const screenshots = opts.screenshots ? await screenshotFindings(loaded.page, findings, opts.screenshots, opts.signal) : undefined;
+  const screenshots = opts.screenshots && !showsSecret ? await screenshotFindings(loaded.page, findings, opts.screenshots, opts.signal) : undefined;
   // Bounded and never failing the scan, like the pictures; nothing at all without a model.
   const candidates = opts.judgementCandidates ? await collectJudgementCandidates(loaded.page, findings) : undefined;
   // Then the states a click opens: only what each reveals is checked, and the page is put back.
@@ -195,7 +202,7 @@ async function runScan(url: string, opts: ScanUrlOptions & { deadlineAt?: number
     const out = await atViewport(loaded.page, later.setup, () => runEngines({ ...session, engineIds: later.engines.map((e) => e.id), layouts: {} }, later.engines, opts, tab));
     laterViewports.push({ viewport: later.viewport, findings: out.findings, engines: out.runs, passes: out.passes });
   }
-  return {
+  return scrubbed(secrets, !!opts.flow, {
     kind: 'scanned',
     pageTitle: loaded.pageTitle,
     finalUrl: loaded.finalUrl,
@@ -209,6 +216,37 @@ async function runScan(url: string, opts: ScanUrlOptions & { deadlineAt?: number
     ...(screenshots ? { screenshots } : {}),
     ...(candidates ? { candidates } : {}),
     ...(rendered !== undefined ? splitView(rendered) : {}),
+  });
+}
+
+/** Whether the page's text or its fields' values show any of `values` (then it gets no pictures). */
+async function pageMentions(page: Page, values: readonly string[]): Promise<boolean> {
+  const text = await page
+    .evaluate(() => [document.title, document.body?.innerText ?? '', ...Array.from(document.querySelectorAll('input, textarea, select'), (f) => (f as HTMLInputElement).value)].join('\n'))
+    .catch(() => '');
+  return mentionsAny(text, values);
+}
+
+/**
+ * The scan's results with `secrets` scrubbed from its findings (every text, the element's HTML
+ * and selector), the page's title and the model's candidates; a flow's end state also loses its
+ * fields' values from the elements' HTML.
+ */
+function scrubbed(secrets: readonly string[], fromFlow: boolean, r: Extract<ScanUrlResult, { kind: 'scanned' }>): ScanUrlResult {
+  const scrub = scrubberFor(secrets);
+  if (!scrub && !fromFlow) return r;
+  const text = scrub ?? ((t: string) => t);
+  const finding = (f: FindingDraft): FindingDraft => {
+    const clean = scrubDeep(f, text);
+    return fromFlow ? { ...clean, elementHtml: withoutFieldValues(clean.elementHtml) } : clean;
+  };
+  return {
+    ...r,
+    pageTitle: r.pageTitle === null ? null : text(r.pageTitle),
+    findings: r.findings.map(finding),
+    engines: r.engines.map((e) => ({ ...e, findings: e.findings.map(finding) })),
+    ...(r.laterViewports ? { laterViewports: r.laterViewports.map((v) => ({ ...v, findings: v.findings.map(finding), engines: v.engines.map((e) => ({ ...e, findings: e.findings.map(finding) })) })) } : {}),
+    ...(r.candidates ? { candidates: scrubDeep(r.candidates, text) } : {}),
   };
 }
 

@@ -41,7 +41,8 @@ async function startLoginSite() {
     const sid = sessionOf(req);
     return sid !== undefined && sessions.has(sid);
   };
-  const marker = '<p id="user">Signed in as Ada</p>';
+  // Faint, so that it is a barrier whose HTML holds what the login typed (the user's email).
+  const marker = '<p id="user" style="color:#bbb;background:#fff">Signed in as ada@example.org</p>';
   const protectedPage = (title: string, body: string, extraHeaders: Record<string, string> = {}) => (req: IncomingMessage, res: import('node:http').ServerResponse) => {
     if (!loggedIn(req)) {
       res.writeHead(302, { location: `/login?next=${encodeURIComponent(req.url ?? '/')}` });
@@ -340,6 +341,14 @@ describe('login-protected sites', () => {
     expect(keys).toContain('/account/orders image-alt #order-img');
     expect(keys.some((k) => k.startsWith('/account/settings label'))).toBe(true);
     expect(keys.some((k) => k.includes('#login-logo'))).toBe(false);
+    // What the login typed never reaches a stored finding or a picture: the faint "Signed in as"
+    // line is reported without the email, and pages that show it get no pictures.
+    expect(keys).toContain('/account/orders color-contrast #user');
+    expect(issues.find((i) => i.elementSelector === '#user')?.elementHtml).toContain('Signed in as [typed value]');
+    const stored = await env.db.selectFrom('findings').select(['element_html', 'failure_summary', 'element_selector']).execute();
+    expect(JSON.stringify([issues, stored])).not.toContain('ada@example.org');
+    const pictures = await env.db.selectFrom('finding_screenshots').select('finding_id').execute();
+    expect(pictures).toEqual([]);
 
     // Not a byte of the password in Temporal: the crawl's history (its page scans' activities
     // included) and discovery's.

@@ -8,6 +8,7 @@ import { classifyNavigationError } from './classify-navigation-error.ts';
 import { installAxeLoader } from './in-page.ts';
 import { recordOrientationLocks } from '../engines/reflow/orientation.ts';
 import { requestHold } from './request-hold.ts';
+import { setupSecrets } from '../../shared/typed-values.ts';
 import { PROXY_ERROR_HEADER, startEgressProxy, type BlockedRequest, type EgressFailure, type EgressProxy } from './egress-proxy.ts';
 import { onOrigin } from '../../shared/site-auth.ts';
 import { configuredCookies, contextAuthOptions, isLoggedIn, refreshSessionCookies, runLogin, type LoginOutcome, type TabAuth } from './site-login.ts';
@@ -85,6 +86,8 @@ export interface Tab {
   login(signal?: AbortSignal): Promise<LoginOutcome>;
   /** The `Cookie` header the tab's context would send to `url`. */
   cookieHeader(url: string): Promise<string>;
+  /** What the site's login types and picks, and its set-up's other secrets: kept out of every result. */
+  secrets(): readonly string[];
   close(): Promise<void>;
 }
 
@@ -333,6 +336,9 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
     login,
     async cookieHeader(url: string) {
       return (await context.cookies(url)).map((c) => `${c.name}=${c.value}`).join('; ');
+    },
+    secrets() {
+      return auth ? setupSecrets(auth.setup) : [];
     },
     async load(url: string, lopts: LoadOptions = {}): Promise<OpenPageResult> {
       if (opts.authUnavailable) return pageError('auth_required', opts.authUnavailable, null, null);
