@@ -70,6 +70,10 @@ export const configSchema = z.object({
     .pipe(z.array(z.string().regex(/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/, 'host:port pairs, e.g. intranet.example:443 or [::1]:8080'))),
   /** Ended crawls per site whose page scans and findings are kept; older ones lose them at the next crawl's end (retention). */
   CRAWLS_KEPT_PER_SITE: intIn(1, 10_000, 20),
+  /** Pages of one host loaded at once, by every worker together; fewer while the site pushes back (429/503). */
+  HOST_CONCURRENCY: intIn(1, 64, 4),
+  /** robots.txt's Crawl-delay is honoured up to this many ms between a host's page fetches. */
+  CRAWL_DELAY_MAX_MS: intIn(0, 60_000, 10_000),
   SCAN_RATE_LIMIT: intIn(0, 1_000_000, 10),
   CRAWL_RATE_LIMIT: intIn(0, 1_000_000, 20),
   API_KEYS: z.string().optional(),
@@ -149,6 +153,8 @@ export interface Config {
   readonly allowedPrivateHosts: readonly string[];
   /** Ended crawls per site that keep their page scans and findings (retention). */
   readonly crawlsKeptPerSite: number;
+  /** Per-host politeness: pages at once (HOST_CONCURRENCY) and the longest Crawl-delay honoured (CRAWL_DELAY_MAX_MS). */
+  readonly politeness: { readonly hostConcurrency: number; readonly crawlDelayMaxMs: number };
   readonly scanRateLimit: number;
   /** Crawl starts per client and hour (0 = off). */
   readonly crawlRateLimit: number;
@@ -224,6 +230,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowPrivateTargets: c.ALLOW_PRIVATE_TARGETS,
     allowedPrivateHosts: Object.freeze(c.ALLOWED_PRIVATE_HOSTS),
     crawlsKeptPerSite: c.CRAWLS_KEPT_PER_SITE,
+    politeness: Object.freeze({ hostConcurrency: c.HOST_CONCURRENCY, crawlDelayMaxMs: c.CRAWL_DELAY_MAX_MS }),
     scanRateLimit: c.SCAN_RATE_LIMIT,
     crawlRateLimit: c.CRAWL_RATE_LIMIT,
     apiKeys: Object.freeze(apiKeys),

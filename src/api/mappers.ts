@@ -77,6 +77,7 @@ export function crawlDto(c: CrawlRecord) {
     failedPages: c.failedPages,
     brokenLinks: c.brokenLinks,
     skippedUrls: c.skippedUrls,
+    throttledMs: c.throttledMs,
     maxPages: c.maxPages,
     viewports: c.viewports,
     overallScore: c.overallScore,

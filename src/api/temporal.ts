@@ -146,6 +146,7 @@ export async function startingCrawl(deps: AppDeps, siteId: string, crawlId: stri
     discoveryDone: false,
     brokenLinks: 0,
     skippedUrls: 0,
+    throttledMs: 0,
     resultsDeletedAt: null,
     enrichment: { calls: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0 },
     error: null,

@@ -6,7 +6,7 @@ import { mergeFindings } from './findings/findings.ts';
 import type { FindingDraft, PassedRule } from '../shared/findings.ts';
 import type { BlockedRequest } from './session/egress-proxy.ts';
 import { DEFAULT_ENGINES, type PageSession, type ScanEngine } from './engines/index.ts';
-import { openTab, type Tab } from './session/page-session.ts';
+import { openTab, type Tab, type Throttle } from './session/page-session.ts';
 import type { FlowRunResult } from './session/flow-runner.ts';
 import { screenshotFindings, type FindingScreenshot, type ScreenshotHook } from './screenshots/capture.ts';
 import { collectRenderedView, splitView } from './links/collect-links.ts';
@@ -103,7 +103,8 @@ export type ScanUrlResult =
       /** With `flow` and `laterViewports`: the end state's findings at each later viewport. */
       laterViewports?: LaterViewportRun[];
     }
-  | { kind: 'page-error'; error: PageError; finalUrl: string | null; httpStatus: number | null };
+  /** `throttle`: the site answered 429 or 503 to the page or to what it needs to render (see page-session.ts). */
+  | { kind: 'page-error'; error: PageError; finalUrl: string | null; httpStatus: number | null; throttle?: Throttle };
 
 /**
  * Loads one URL in the slot's tab (or a tab of its own), runs every engine on it in turn and

@@ -119,6 +119,8 @@ export interface CrawlsTable {
   event_seq: Generated<number>;
   /** The viewports each page is checked at; null: desktop only. */
   viewports: Json<ViewportName[]> | null;
+  /** How long the crawl's fetches waited for the site in all (Crawl-delay, 429/503 waits), summed over fetches. */
+  throttled_ms: ColumnType<number, number | undefined, number>;
   created_at: Generated<Date>;
   started_at: Timestamp | null;
   completed_at: Timestamp | null;
@@ -158,6 +160,21 @@ export interface CrawlUrlsTable {
   via: DiscoveredVia;
   state: Generated<'queued' | 'done'>;
   outcome: string | null;
+  /** Fetches the site answered 429 or 503 so far. */
+  attempts: Generated<number>;
+  /** Fetched again no earlier than this (the wait the site asked for). */
+  not_before: Timestamp | null;
+}
+
+/** Per host, what the site asked for and how it behaved (see src/shared/politeness.ts). */
+export interface HostPacingTable {
+  host: string;
+  crawl_delay_ms: Generated<number>;
+  next_fetch_at: Generated<Date>;
+  paused_until: Timestamp | null;
+  /** Pages loaded at once (AIMD); null: the configured maximum. */
+  window: number | null;
+  updated_at: Generated<Date>;
 }
 
 export interface StatusChange {
@@ -235,6 +252,7 @@ export interface DB {
   page_scans: PageScansTable;
   findings: FindingsTable;
   rate_limit_windows: RateLimitWindowsTable;
+  host_pacing: HostPacingTable;
 }
 
 export type PageScan = Selectable<PageScansTable>;

@@ -5,6 +5,7 @@ import { fetch, type Agent, type Response } from 'undici';
 import { pinnedAgent } from '../security/pinned-agent.ts';
 import type { TargetPolicy } from '../security/target-policy.ts';
 import { normalizeUrl, sameSite } from './urls.ts';
+import { parseRetryAfter, THROTTLE_STATUSES } from '../shared/politeness.ts';
 
 export const USER_AGENT = 'a11y-audit/1.0 (+accessibility audit; discovery)';
 /** Bytes of an HTML page read for its links (the scan itself loads the page in the browser). */
@@ -19,9 +20,11 @@ export type FetchOutcome =
   | { kind: 'broken'; finalUrl: string; status: number }
   | { kind: 'off-site'; location: string }
   | { kind: 'forbidden'; reason: string }
+  /** 429 or 503: the site asks for a pause (`retryAfterMs` when it said how long); the URL is fetched again later. */
+  | { kind: 'throttled'; finalUrl: string; status: number; retryAfterMs?: number }
   | { kind: 'unreachable'; finalUrl: string; code: UnreachableCode; message: string };
 
-export type UnreachableCode = 'timeout' | 'http_error' | 'connection_failed' | 'dns_error' | 'connection_refused' | 'too_large' | 'invalid_response';
+export type UnreachableCode = 'timeout' | 'http_error' | 'connection_failed' | 'dns_error' | 'connection_refused' | 'too_large' | 'invalid_response' | 'rate_limited';
 
 export interface FetchOptions {
   siteUrl: string;
@@ -172,6 +175,12 @@ async function fetchHop(current: string, dispatcher: Agent, opts: FetchOptions):
       if (res.status > 599) {
         await res.body?.cancel().catch(() => {});
         return { kind: 'unreachable', finalUrl: current, code: 'invalid_response', message: `the answer is not valid HTTP: status ${res.status}, outside 100-599` };
+      }
+      if (THROTTLE_STATUSES.has(res.status)) {
+        // Not the page's answer: the site asks for a pause. The caller waits and tries again later.
+        const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
+        await res.body?.cancel().catch(() => {});
+        return { kind: 'throttled', finalUrl: current, status: res.status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
       }
       if (res.status >= 500) {
         failure = { kind: 'unreachable', finalUrl: current, code: 'http_error', message: `HTTP ${res.status}` };

@@ -4,6 +4,7 @@ import { ErrorLevel, parseSitemapIndex, XMLToSitemapItemStream } from 'sitemap';
 import type { TargetPolicy } from '../security/target-policy.ts';
 import { fetchPage, USER_AGENT, type FetchAuth, type FetchOutcome } from './fetch-page.ts';
 import { normalizeUrl, sameSite } from './urls.ts';
+import type { PoliteFetch } from './polite-fetch.ts';
 
 // The package is CommonJS (`module.exports = fn`) but its types declare an ES default export.
 const robotsParser = robotsParserModule as unknown as (typeof robotsParserModule)['default'];
@@ -11,6 +12,8 @@ const robotsParser = robotsParserModule as unknown as (typeof robotsParserModule
 export interface Robots {
   isAllowed(url: string): boolean;
   sitemaps: string[];
+  /** Its Crawl-delay for us (seconds), if it gives one. */
+  crawlDelay?: number;
 }
 
 /** robots.txt is read up to 500 KiB and the rest ignored, as the big crawlers do. */
@@ -31,15 +34,17 @@ export interface FetchBudget {
   take(): boolean;
 }
 
-/** robots.txt of the site; none (or an unreadable one) allows everything. */
-export async function readRobots(siteUrl: string, policy: TargetPolicy, timeoutMs: number, auth?: FetchAuth): Promise<Robots> {
+/** robots.txt of the site; none (or an unreadable one) allows everything. `fetch` paces and retries (see polite-fetch.ts). */
+export async function readRobots(siteUrl: string, policy: TargetPolicy, timeoutMs: number, auth?: FetchAuth, fetch: PoliteFetch = fetchPage): Promise<Robots> {
   const robotsUrl = new URL('/robots.txt', siteUrl).href;
-  const res = await fetchPage(robotsUrl, { siteUrl, policy, timeoutMs, retries: 0, accept: 'text/plain,*/*', maxBytes: MAX_ROBOTS_BYTES, auth });
+  const res = await fetch(robotsUrl, { siteUrl, policy, timeoutMs, retries: 0, accept: 'text/plain,*/*', maxBytes: MAX_ROBOTS_BYTES, auth });
   const text = res.kind === 'html' ? res.body : '';
   const robots = robotsParser(robotsUrl, text);
+  const delay = robots.getCrawlDelay(USER_AGENT);
   return {
     isAllowed: (url) => robots.isAllowed(url, USER_AGENT) !== false,
     sitemaps: robots.getSitemaps(),
+    ...(typeof delay === 'number' && Number.isFinite(delay) ? { crawlDelay: delay } : {}),
   };
 }
 
@@ -63,7 +68,7 @@ export async function readSitemaps(
   siteUrl: string,
   extra: string[],
   policy: TargetPolicy,
-  opts: { timeoutMs: number; maxUrls: number; maxSitemaps?: number; budget?: FetchBudget; heartbeat?: () => void; auth?: FetchAuth },
+  opts: { timeoutMs: number; maxUrls: number; maxSitemaps?: number; budget?: FetchBudget; heartbeat?: () => void; auth?: FetchAuth; fetch?: PoliteFetch },
 ): Promise<{ urls: string[]; problems: SitemapProblem[]; tooLong: number }> {
   const queue = [new URL('/sitemap.xml', siteUrl).href, ...extra].map((u) => normalizeUrl(u)).filter((u): u is string => !!u);
   const seen = new Set<string>();
@@ -81,7 +86,7 @@ export async function readSitemaps(
       problems.push({ url: sitemapUrl, code: 'over_budget', message: 'the crawl used up its fetch budget' });
       break;
     }
-    const res = await fetchPage(sitemapUrl, {
+    const res = await (opts.fetch ?? fetchPage)(sitemapUrl, {
       siteUrl,
       policy,
       timeoutMs: opts.timeoutMs,
@@ -136,6 +141,8 @@ function sitemapProblem(url: string, res: FetchOutcome): SitemapProblem | 'absen
       return { url, code: 'unreachable', message: `redirects off the site, to ${res.location}` };
     case 'forbidden':
       return { url, code: 'unreachable', message: res.reason };
+    case 'throttled':
+      return { url, code: 'unreachable', message: `the site kept answering HTTP ${res.status} (it limited the crawl)` };
     default:
       return { url, code: 'bad_sitemap', message: 'not a sitemap' };
   }

@@ -53,6 +53,12 @@ export const PAGE_ERROR_CODES = [
    * in time, the page left the site), or the flow could not be read (removed, or no SECRETS_KEY).
    */
   'flow_failed',
+  /**
+   * The site kept answering 429 Too Many Requests or 503 Service Unavailable to the page or to a
+   * stylesheet, script or font it needs, after the scan waited and tried again as long as it may:
+   * the site limited the crawl. Never audited without what the server refused.
+   */
+  'rate_limited',
 ] as const;
 export type PageErrorCode = (typeof PAGE_ERROR_CODES)[number];
 
@@ -139,6 +145,8 @@ export const FAILURE_TYPES = {
   webhookForbidden: 'WebhookTargetForbidden',
   /** The delivery's webhook was deleted meanwhile. */
   webhookGone: 'WebhookGone',
+  /** The site answered 429 or 503 (or asked for a pause): the page is tried again after the wait it asked for. */
+  siteThrottled: 'SiteThrottled',
 } as const;
 
 /** A stored `{code, message}` error (crawls, crawl pages). */

@@ -13,6 +13,7 @@ import type { Logger } from '../logger.ts';
 import type { TargetPolicy } from '../security/target-policy.ts';
 import type { SecretsKey } from '../security/secrets.ts';
 import type { TaskQueues } from '../shared/task-queues.ts';
+import type { HostPacer } from '../shared/politeness.ts';
 
 export interface WorkerDeps {
   connection: NativeConnection;
@@ -47,6 +48,8 @@ export interface WorkerDeps {
   scanEngines?: PageScanActivityDeps['scanEngines'];
   /** One webhook delivery attempt's limit (WEBHOOK_TIMEOUT_MS). */
   webhookTimeoutMs?: number;
+  /** Each host's pacing (createHostPacer), shared by discovery, the page scans and their tabs (give the same one to createTabPool). */
+  pacer?: HostPacer;
   /** Replace activities (tests inject failures this way). */
   overrides?: {
     ai?: Partial<AiEnrichmentActivities>;

@@ -10,6 +10,7 @@ import { createTargetPolicy } from '../security/target-policy.ts';
 import { taskQueues } from '../shared/task-queues.ts';
 import { createEnricher, createJudgeFor } from '../enrichment/create-enricher.ts';
 import { createWorkers, runWorkers } from './create-workers.ts';
+import { createHostPacer } from '../activities/host-pacer.ts';
 import { ensureWorkflowBundle } from './workflow-bundle.ts';
 
 const config = loadConfig();
@@ -42,9 +43,12 @@ const browser = createBrowserProvider({
   onLaunch: (mode) => logger.info({ sandbox: mode }, 'Chromium started'),
 });
 const policy = createTargetPolicy({ allowPrivate: config.allowPrivateTargets, allowHosts: config.allowedPrivateHosts });
+// What each site asked for (Crawl-delay, pauses after 429/503, pages at once), kept in PostgreSQL.
+const pacer = createHostPacer(db, config.politeness);
 const tabs = createTabPool({
   browser,
   policy,
+  pacer,
   pageLoadTimeoutMs: config.pageLoadTimeoutMs,
   slots: config.pageScanConcurrency,
   maxPagesPerTab: config.tabMaxPages,
@@ -62,6 +66,7 @@ const workers = await createWorkers({
   browser,
   tabs,
   policy,
+  pacer,
   logger,
   pageScanConcurrency: config.pageScanConcurrency,
   aiEnrichmentConcurrency: config.aiEnrichmentConcurrency,

@@ -4,6 +4,7 @@ import type { PageScanActivities } from '../activities/page-scan/index.ts';
 import type { PersistenceActivities } from '../activities/persistence/index.ts';
 import type { WebhookActivities } from '../activities/webhooks/index.ts';
 import { FAILURE_TYPES } from '../shared/contracts.ts';
+import { THROTTLE_ATTEMPTS } from '../shared/politeness.ts';
 import type { TaskQueues } from '../shared/task-queues.ts';
 
 /** Short database activities on the workflows queue: retried patiently through a database outage. */
@@ -32,13 +33,16 @@ export function pageScanActivities(queues: TaskQueues) {
     heartbeatTimeout: '30 seconds',
     cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
     // Attempts are lost to the machine, not the page: a killed worker (seen by the heartbeat
-    // timeout), a dead browser, a database restart. A page's own trouble is a result and never
-    // retried, and every attempt is bounded by the scan deadline, so six attempts cost little and
-    // keep a page through repeated worker deaths (bench/chaos.bench.ts lost 2 of 300 pages at 3).
+    // timeout), a dead browser, a database restart; or to a site that pushed back (429, 503), whose
+    // wait the activity names itself (`nextRetryDelay`, SiteThrottled) and which it stops retrying
+    // after THROTTLE_ATTEMPTS tries, answering the page's error. A page's own trouble is a result
+    // and never retried, and every attempt is bounded by the scan deadline, so these attempts cost
+    // little and keep a page through repeated worker deaths (bench/chaos.bench.ts lost 2 of 300
+    // pages at 3).
     retry: {
       initialInterval: '2 seconds',
       maximumInterval: '30 seconds',
-      maximumAttempts: 6,
+      maximumAttempts: THROTTLE_ATTEMPTS + 2,
       nonRetryableErrorTypes: [FAILURE_TYPES.scanNotFound, FAILURE_TYPES.crawlNotFound],
     },
   });

@@ -64,8 +64,12 @@ export async function CrawlWorkflow(started: CrawlWorkflowInput): Promise<CrawlW
   const openCrawl = () => (opening ??= db.openCrawl(crawlRow));
   if (!state.opened && !state.discoveryStarted) setHandler(openCrawlUpdate, () => openCrawl());
 
+  /** Pages whose scan has not ended (the rest of `inflight` is being enriched): what the site's host carries now. */
+  const scanning = new Set<string>();
+
   /** Scan then enrich one page; never rejects, so one page cannot stop the crawl. */
   async function processPage(pageId: string): Promise<void> {
+    scanning.add(pageId);
     try {
       const scanned = await browser.scanCrawlPage({ crawlId, pageId });
       if (scanned.kind === 'page-error') return;
@@ -74,6 +78,8 @@ export async function CrawlWorkflow(started: CrawlWorkflowInput): Promise<CrawlW
       const message = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
       await CancellationScope.nonCancellable(() => db.markPageScanFailed({ crawlId, pageId, message }));
       return;
+    } finally {
+      scanning.delete(pageId);
     }
     try {
       await ai.enrichCrawlPage({ crawlId, pageId });
@@ -124,10 +130,12 @@ export async function CrawlWorkflow(started: CrawlWorkflowInput): Promise<CrawlW
       }
       let claimed = 0;
       let discoveryDone = false;
+      let hostLimited = false;
       if (inflight.size <= lowWater) {
-        const r = await db.claimPages({ crawlId, claimKey: `${info.runId}:${claims++}`, limit: window - inflight.size });
+        const r = await db.claimPages({ crawlId, claimKey: `${info.runId}:${claims++}`, limit: window - inflight.size, scanning: scanning.size });
         claimed = r.pageIds.length;
         discoveryDone = r.discoveryDone;
+        hostLimited = r.hostLimited === true;
         for (const pageId of r.pageIds) {
           inflight.set(pageId, processPage(pageId).finally(() => inflight.delete(pageId)));
         }
@@ -140,6 +148,9 @@ export async function CrawlWorkflow(started: CrawlWorkflowInput): Promise<CrawlW
       }
       idleMs = 250;
       if (inflight.size > lowWater) await Promise.race(inflight.values());
+      // The site's host takes no more pages now: the next claim waits for one of ours to finish
+      // (only claims that say so take this path, so earlier histories replay as they ran).
+      else if (claimed === 0 && hostLimited) await Promise.race(inflight.values());
       else if (claimed === 0) await Promise.race([...inflight.values(), sleep(1000)]);
     }
   } catch (err) {

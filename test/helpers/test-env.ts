@@ -12,6 +12,7 @@ import { createApiServer, listen } from '../../src/api/http-server.ts';
 import type { AppDeps } from '../../src/api/env.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createDb, type Database } from '../../src/db/database.ts';
+import { createHostPacer } from '../../src/activities/host-pacer.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { createNotifications } from '../../src/db/notifications.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -100,9 +101,11 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
   const temporal = new Client({ connection });
   const policy = opts.policy ?? createTargetPolicy({ allowPrivate: config.allowPrivateTargets });
   const browser = createBrowserProvider({ executablePath: resolveChromiumPath(config.chromiumPath) });
+  const pacer = createHostPacer(database.db, config.politeness);
   const tabs = createTabPool({
     browser,
     policy,
+    pacer,
     pageLoadTimeoutMs: config.pageLoadTimeoutMs,
     slots: config.pageScanConcurrency,
     maxPagesPerTab: config.tabMaxPages,
@@ -123,6 +126,7 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
       browser,
       tabs,
       policy,
+      pacer,
       logger,
       pageScanConcurrency: config.pageScanConcurrency,
       aiEnrichmentConcurrency: config.aiEnrichmentConcurrency,

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { addSkippedUrls, findCrawl, incrementBrokenLinks, setDiscoveryDone } from '../../db/repositories/crawl.repository.ts';
 import { countCrawlPages, registerPage } from '../../db/repositories/crawl-page.repository.ts';
-import { allFrontierUrls, countFetchedUrls, countFrontierUrls, enqueueUrls, markUrlDone, nextQueuedUrls, type FrontierUrl } from '../../db/repositories/frontier.repository.ts';
+import { allFrontierUrls, countFetchedUrls, countFrontierUrls, deferUrl, enqueueUrls, markUrlDone, nextDeferredInMs, nextQueuedUrls, type FrontierUrl } from '../../db/repositories/frontier.repository.ts';
 import { findSite, setSiteBaseUrl } from '../../db/repositories/site.repository.ts';
 import type { Database } from '../../db/database.ts';
 import type { Logger } from '../../logger.ts';
@@ -15,7 +15,10 @@ import type { BrowserProvider } from '../../audit/session/browser-provider.ts';
 import { loadSiteAuth } from '../site-auth-source.ts';
 import { DiscoveryAuth } from '../../discovery/discovery-auth.ts';
 import { extractLinks } from '../../discovery/extract-links.ts';
-import { fetchPage, type FetchOutcome } from '../../discovery/fetch-page.ts';
+import type { FetchOutcome } from '../../discovery/fetch-page.ts';
+import { politeFetch } from '../../discovery/polite-fetch.ts';
+import { addCrawlThrottledMs } from '../../db/repositories/host-pacing.repository.ts';
+import { THROTTLE_ATTEMPTS, throttleWaitMs, UNPACED, type HostPacer } from '../../shared/politeness.ts';
 import { readRobots, readSitemaps, type FetchBudget, type Robots } from '../../discovery/sitemaps.ts';
 import { landedAt, looksLikeAsset, normalizeUrl, pathOf, sameSite, sameSiteMove } from '../../discovery/urls.ts';
 import { admitRenderedLinks, crawlScansSettled, nextRenderedLinks } from '../../db/repositories/rendered-link.repository.ts';
@@ -85,7 +88,12 @@ export interface CrawlDiscoveryActivityDeps {
   secretsKey?: SecretsKey;
   /** How long a run waits for rendered links before handing its slot back (RENDERED_YIELD_MS; tests shorten it). */
   renderedYieldMs?: number;
+  /** Each host's pacing (Crawl-delay, pauses after 429/503, pages at once), shared with the page scans; unset: none. */
+  pacer?: HostPacer;
 }
+
+/** Tries of robots.txt, a sitemap or the home page's address when the site answers 429 or 503, waiting in between. */
+const INLINE_THROTTLE_ATTEMPTS = 3;
 
 /** Bounds query-string traps: at most `max` distinct queries per path. */
 class QueryBudget {
@@ -211,6 +219,18 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
       const heartbeat = () => ctx.heartbeat({ pages: found });
       heartbeat();
       const budget = new CountingBudget(await countFetchedUrls(deps.db, crawl.id), crawl.maxPages * FETCHES_PER_PAGE + 10);
+      // Every fetch waits for the host's slot (robots.txt's Crawl-delay, a pause the site asked for);
+      // the waits are summed into the crawl's throttledMs.
+      const pacer = deps.pacer ?? UNPACED;
+      let waited = 0;
+      const onWait = (ms: number) => void (waited += ms);
+      const flushWaited = async () => {
+        const ms = waited;
+        waited = 0;
+        await addCrawlThrottledMs(deps.db, crawl.id, ms);
+      };
+      const patient = politeFetch({ pacer, signal: ctx.cancellationSignal, onWait, attempts: INLINE_THROTTLE_ATTEMPTS });
+      const once = politeFetch({ pacer, signal: ctx.cancellationSignal, onWait, attempts: 1 });
 
       // A run that handed its slot back while waiting for rendered links resumes with what it had set up.
       const cached = walks.get(crawl.id);
@@ -232,7 +252,8 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
 
         // robots.txt first: a home page it disallows is never fetched, not even to see where it lives.
         budget.take();
-        robots = await readRobots(site.baseUrl, deps.policy, o.fetchTimeoutMs, auth?.fetch);
+        robots = await readRobots(site.baseUrl, deps.policy, o.fetchTimeoutMs, auth?.fetch, patient);
+        await pacer.setCrawlDelay(site.baseUrl, robots.crawlDelay);
         // A run resuming elsewhere (another worker, or a retry) finds the home page and sitemaps already read.
         const seeded = (await countFrontierUrls(deps.db, crawl.id)) > 0;
         if (!seeded && robots.isAllowed(normalizeUrl(siteUrl)!)) {
@@ -251,7 +272,8 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
             await setSiteBaseUrl(deps.db, site.id, siteUrl);
             log.info({ from: site.baseUrl, to: siteUrl }, 'the site lives at another address of the same host; crawling there');
             budget.take();
-            robots = await readRobots(siteUrl, deps.policy, o.fetchTimeoutMs, auth?.fetch);
+            robots = await readRobots(siteUrl, deps.policy, o.fetchTimeoutMs, auth?.fetch, patient);
+            await pacer.setCrawlDelay(siteUrl, robots.crawlDelay);
           }
         }
         heartbeat();
@@ -264,6 +286,7 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
             budget,
             heartbeat,
             auth: auth?.fetch,
+            fetch: patient,
           });
           for (const p of sitemaps.problems) log.warn({ sitemap: p.url, code: p.code, reason: p.message }, 'sitemap skipped');
           const sitemapSkips = new SkippedUrls(sitemaps.tooLong);
@@ -314,8 +337,18 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
       let stoppedBy: { code: string; message: string } | undefined;
       while (found < crawl.maxPages) {
         if (ctx.cancellationSignal.aborted) break;
-        const batch = await nextQueuedUrls(deps.db, crawl.id, o.concurrency);
+        // No more at once than the host takes now (one while it asks for a Crawl-delay, fewer while it pushes back).
+        const batch = await nextQueuedUrls(deps.db, crawl.id, Math.max(1, Math.min(o.concurrency, await pacer.allowance(siteUrl))));
         if (batch.length === 0) {
+          // URLs the site asked discovery to fetch later: waited for (heartbeating), never given up.
+          const deferred = await nextDeferredInMs(deps.db, crawl.id);
+          if (deferred !== undefined) {
+            idleSince = undefined;
+            await flushWaited();
+            await pause(Math.min(Math.max(deferred, 50), 2_000), ctx.cancellationSignal);
+            heartbeat();
+            continue;
+          }
           // Settled first: a scan queues its page's links before the page counts as scanned, so
           // links read after every page was seen settled are all the links there will be.
           const settled = await crawlScansSettled(deps.db, crawl.id);
@@ -358,7 +391,7 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
         budget.used += batch.length;
         const fetchOpts = () => ({ siteUrl, policy: deps.policy, timeoutMs: o.fetchTimeoutMs, retries: 1, auth: auth?.fetch });
         const usedAuth = auth?.fetch;
-        const outcomes = await Promise.all(batch.map((b) => fetchPage(b.url, fetchOpts()).finally(heartbeat)));
+        const outcomes = await Promise.all(batch.map((b) => once(b.url, fetchOpts()).finally(heartbeat)));
         for (let i = 0; i < batch.length; i++) {
           const item = batch[i]!;
           let outcome = outcomes[i]!;
@@ -371,10 +404,27 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
             // Logged out (the session ended): log in again, or fetch again if another URL of this batch already did.
             if (auth.fetch !== usedAuth || (await auth.login(ctx.cancellationSignal, heartbeat))) {
               budget.used++;
-              outcome = await fetchPage(item.url, fetchOpts()).finally(heartbeat);
+              outcome = await once(item.url, fetchOpts()).finally(heartbeat);
             }
             // Still the login form: the URL is a page (its scan logs in on its own), but its links stay unknown.
             if (outcome.kind === 'html' && auth.isLogin(outcome.finalUrl)) outcome = { ...outcome, finalUrl: item.url, body: '' };
+          }
+          if (outcome.kind === 'throttled') {
+            // 429 or 503: not the page's answer, and never a broken link. The URL waits for the
+            // pause the site asked for (recorded by the fetch) and is fetched again; only a site
+            // that keeps pushing back for all its tries makes it a failed page.
+            if (item.attempts + 1 < THROTTLE_ATTEMPTS) {
+              const wait = throttleWaitMs(item.attempts + 1, outcome.retryAfterMs);
+              onWait(wait);
+              await deferUrl(deps.db, crawl.id, item.url, wait);
+              continue;
+            }
+            outcome = {
+              kind: 'unreachable',
+              finalUrl: outcome.finalUrl,
+              code: 'rate_limited',
+              message: `the site limited the crawl: it answered HTTP ${outcome.status} to ${THROTTLE_ATTEMPTS} tries over the waits it asked for`,
+            };
           }
           if (found < crawl.maxPages) {
             const next = await record(crawl.id, site.id, siteUrl, item, outcome, skipped);
@@ -391,8 +441,10 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
           await markUrlDone(deps.db, crawl.id, item.url, outcome.kind);
         }
         await skipped.flush(deps.db, crawl.id);
+        await flushWaited();
         heartbeat();
       }
+      await flushWaited();
       if (!ctx.cancellationSignal.aborted) {
         if (!stoppedBy && found === 0 && !robots.isAllowed(root)) {
           stoppedBy = { code: 'robots_disallowed', message: `robots.txt of ${new URL(siteUrl).host} disallows the home page, and no page it allows was found` };
@@ -407,7 +459,7 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
         let url = start;
         for (let moves = 0; moves <= MAX_HOME_MOVES; moves++) {
           budget.take();
-          const r = await fetchPage(url, { siteUrl: url, policy: deps.policy, timeoutMs: o.fetchTimeoutMs, retries: 1 });
+          const r = await patient(url, { siteUrl: url, policy: deps.policy, timeoutMs: o.fetchTimeoutMs, retries: 1 });
           if (r.kind !== 'off-site') return { kind: 'home', url };
           if (!sameSiteMove(url, r.location)) return { kind: 'off-site', location: r.location };
           url = normalizeUrl(r.location)!;

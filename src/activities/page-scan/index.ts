@@ -1,4 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ApplicationFailure, Context } from '@temporalio/activity';
+import { addCrawlThrottledMs } from '../../db/repositories/host-pacing.repository.ts';
+import { pacingHost, THROTTLE_ATTEMPTS, UNPACED, type HostPacer } from '../../shared/politeness.ts';
+import type { Throttle } from '../../audit/session/page-session.ts';
 import { crawlPageState, ensureCrawlPageScan, recordCrawlPageScan } from '../../db/repositories/crawl-page.repository.ts';
 import { getPageUrl } from '../../db/repositories/page.repository.ts';
 import { countFindings, findScan, flowRanAt, markFlowRan, saveScanPageInfo, saveScanResult, setScanStage } from '../../db/repositories/scan.repository.ts';
@@ -48,6 +52,8 @@ export interface PageScanActivityDeps {
   screenshots?: ScreenshotSettings;
   /** AI-assisted judgement is configured (a model): pages collect its candidates. Unset offline: nothing is collected. */
   judge?: { readonly model: string };
+  /** Each host's pacing, shared with discovery and every worker (the tabs' loads honour it too); unset: none. */
+  pacer?: HostPacer;
 }
 
 /**
@@ -82,7 +88,19 @@ function atViewport(r: Scanned, viewport: ViewportName): Scanned {
   return { ...r, findings: r.findings.map((f) => ({ ...f, viewport })) };
 }
 
+/** A pause the site asked for that is waited out in the slot; a longer one hands the slot back (Temporal retries the page after it). */
+const IN_SLOT_PAUSE_MS = 5_000;
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+const hostOf = (url: string) => pacingHost(url) ?? 'the site';
+
+/** Tried again after `waitMs` by the activity's retry policy (its UI shows the reason): a site that pushes back is not an error. */
+function siteThrottled(message: string, waitMs: number): ApplicationFailure {
+  return ApplicationFailure.create({ type: FAILURE_TYPES.siteThrottled, message, nonRetryable: false, nextRetryDelay: Math.max(100, Math.round(waitMs)) });
+}
+
 export function createPageScanActivities(deps: PageScanActivityDeps) {
+  const pacer = deps.pacer ?? UNPACED;
   /**
    * Scans `url` for the page_scans row `scanId` and stores its findings. A page that cannot be
    * loaded is a result, not a failure: only a dead browser or database is retried.
@@ -115,6 +133,8 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
     const laterViewports = flow
       ? viewports.slice(1).map((v) => ({ viewport: v, setup: viewportSetup(v), engines: enginesForViewport(deps.scanEngines ?? DEFAULT_ENGINES, v, viewports) }))
       : undefined;
+    /** How long this page's loads waited for the site (its Crawl-delay, a pause it asked for). */
+    let waitedMs = 0;
     const scanInTab = (viewport: ViewportName, deadlineMs: number | undefined) =>
       deps.tabs.use(
         tabOwner.owner,
@@ -143,9 +163,33 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
               },
             }),
             ctx.cancelled,
-          ]),
+          ]).finally(() => void (waitedMs += tab.takeWaitedMs())),
         { keep: tabOwner.keep, auth: tabOwner.auth, viewport },
       );
+    /** The waits for the site, added to the crawl's throttledMs. */
+    async function noteWaited(): Promise<void> {
+      const ms = waitedMs;
+      waitedMs = 0;
+      if (tabOwner.crawlId) await addCrawlThrottledMs(deps.db, tabOwner.crawlId, ms);
+    }
+    /**
+     * The site answered 429 or 503 to the page or to what it needs to render. Every fetch to the
+     * host pauses for the wait it asked for (its Retry-After, else a back-off), fewer of its pages
+     * load at once, and this page is tried again after the wait by Temporal's own retry (shown in
+     * its UI with this reason), never audited without what was refused. Out of tries, it is the
+     * page's error: the site limited the crawl.
+     */
+    async function whenThrottled(r: Extract<ScanUrlResult, { kind: 'page-error' }>, throttle: Throttle): Promise<ScanUrlResult> {
+      const attempt = ctx.info.attempt;
+      const wait = await pacer.pushedBack(url, { attempt, ...(throttle.retryAfterMs !== undefined ? { retryAfterMs: throttle.retryAfterMs } : {}) });
+      const asked = throttle.retryAfterMs !== undefined ? ` (Retry-After ${seconds(throttle.retryAfterMs)})` : '';
+      if (attempt < THROTTLE_ATTEMPTS && !ctx.cancellationSignal.aborted) {
+        waitedMs += wait;
+        await noteWaited();
+        throw siteThrottled(`${r.error.message}${asked}; try ${attempt} of ${THROTTLE_ATTEMPTS}, the page is loaded again in ${seconds(wait)}`, wait);
+      }
+      return { ...r, error: { code: 'rate_limited', message: `the site limited the crawl: ${r.error.message}${asked}, still after ${attempt} tries over the waits it asked for`.slice(0, 500) } };
+    }
     /** The page at one viewport; a crashed renderer takes only its tab: the page gets one more try in a new one. */
     async function scanAt(viewport: ViewportName, deadlineMs: number | undefined): Promise<ScanUrlResult> {
       try {
@@ -163,6 +207,14 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
       }
     }
     try {
+      // A site that asked everyone to pause (it answered 429 or 503 to another page): a short pause
+      // is waited out here; a long one hands the slot back and the page comes again after it.
+      const paused = await pacer.pausedFor(url);
+      if (paused > IN_SLOT_PAUSE_MS) throw siteThrottled(`${hostOf(url)} asked the crawl to pause (it answered 429 or 503 to another page): this page waits ${seconds(paused)}`, paused);
+      if (paused > 0) {
+        await sleep(paused);
+        waitedMs += paused;
+      }
       const [first, ...later] = viewports as [ViewportName, ...ViewportName[]];
       let result = await scanAt(first, deps.scanDeadlineMs);
       if (result.kind === 'scanned' && tagged) result = atViewport(result, first);
@@ -187,6 +239,11 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
           continue;
         }
         const more = await scanAt(viewport, Math.min(deps.scanDeadlineMs ?? DEFAULT_SCAN_DEADLINE_MS, left));
+        if (more.kind === 'page-error' && more.throttle) {
+          // The site pushed back at this viewport: the page is tried again whole, later.
+          result = more;
+          break;
+        }
         if (more.kind === 'page-error') {
           deps.logger.warn({ scanId, url, viewport, error: more.error }, 'the page could not be checked at this viewport; the other viewports\' results stand');
           continue;
@@ -197,10 +254,13 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
         for (const target of more.statesChecked) checked.states.add(target);
         result = { ...done, findings: [...done.findings, ...seen.findings], engines: [...done.engines, ...seen.engines] };
       }
+      if (result.kind === 'page-error' && result.throttle) result = await whenThrottled(result, result.throttle);
+      await noteWaited();
       if (result.kind === 'page-error') {
         await saveScanPageInfo(deps.db, scanId, { finalUrl: result.finalUrl, httpStatus: result.httpStatus });
         return result;
       }
+      await pacer.succeeded(url);
       // The score counts every finding; only the stored list is capped.
       const score = pageScore(result.findings);
       const { kept, leftOut } = capFindings(result.findings);

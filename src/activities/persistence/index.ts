@@ -8,6 +8,8 @@ import { flowPagePath, flowPageUrl, type SiteFlowsSummary } from '../../shared/s
 import { finalizeCrawl } from '../../db/repositories/finalization.repository.ts';
 import { FAILURE_TYPES, type PageError, type ScanStage, type ScanStatus, type ViewportName } from '../../shared/contracts.ts';
 import type { Logger } from '../../logger.ts';
+import type { HostPacer } from '../../shared/politeness.ts';
+import { findSite } from '../../db/repositories/site.repository.ts';
 import { engineSummary } from '../ai-enrichment/index.ts';
 import { sharedTitleFindings } from '../../audit/crawl-checks/shared-titles.ts';
 import { multipleWaysFindings } from '../../audit/crawl-checks/multiple-ways.ts';
@@ -18,6 +20,8 @@ export interface PersistenceActivityDeps {
   logger: Logger;
   /** Ended crawls per site whose page scans and findings are kept (CRAWLS_KEPT_PER_SITE; default 20). */
   crawlsKeptPerSite?: number;
+  /** Each host's pacing: how many of its pages may be out being scanned at once. */
+  pacer?: HostPacer;
 }
 
 export const DEFAULT_CRAWLS_KEPT_PER_SITE = 20;
@@ -78,13 +82,23 @@ export function createPersistenceActivities(deps: PersistenceActivityDeps) {
       return { flows: flows.length, pages: taken.length };
     },
 
-    /** Pending pages for the crawl loop, plus whether discovery can still add more. */
-    async claimPages(input: { crawlId: string; claimKey: string; limit: number }): Promise<{ pageIds: string[]; discoveryDone: boolean }> {
+    /**
+     * Pending pages for the crawl loop, plus whether discovery can still add more. No more pages
+     * than the site's host takes at once are out being scanned (`hostLimited` says the host, not
+     * the crawl's window, held the claim back: one page at a time while it asks for a Crawl-delay,
+     * fewer while it pushes back).
+     */
+    async claimPages(input: { crawlId: string; claimKey: string; limit: number; scanning?: number }): Promise<{ pageIds: string[]; discoveryDone: boolean; hostLimited?: boolean }> {
       // Read the flag first: if discovery was done before the claim, the claim saw all its pages.
       const crawl = await findCrawl(deps.db, input.crawlId);
       const discoveryDone = crawl?.discoveryDone ?? true;
-      const pageIds = await claimPages(deps.db, input.crawlId, input.claimKey, input.limit);
-      return { pageIds, discoveryDone };
+      const site = crawl && deps.pacer && input.scanning !== undefined ? await findSite(deps.db, crawl.siteId) : undefined;
+      let limit = input.limit;
+      // The workflow says how many of its pages are still being scanned (a retried claim, with the
+      // same key, answers the pages it answered before whatever the count).
+      if (site && deps.pacer) limit = Math.min(limit, Math.max(0, (await deps.pacer.allowance(site.baseUrl)) - (input.scanning ?? 0)));
+      const pageIds = await claimPages(deps.db, input.crawlId, input.claimKey, limit);
+      return { pageIds, discoveryDone, ...(limit < input.limit ? { hostLimited: true } : {}) };
     },
 
     /** Discovery is over; `error` (discovery failed for good) makes the crawl `completed_partial` at the end. */

@@ -91,6 +91,13 @@ export const CrawlSchema = z
       .number()
       .int()
       .openapi({ description: 'Same-site URLs (links, sitemap entries, redirect targets) longer than 2,048 characters: skipped, not pages, not counted in totalPages.' }),
+    throttledMs: z
+      .number()
+      .int()
+      .openapi({
+        description:
+          "How long the crawl's fetches waited for the site, summed over fetches: robots.txt's Crawl-delay between page fetches, and the pauses the site asked for by answering 429 or 503 (its Retry-After, else a back-off). A page answered 429 or 503 is tried again after the wait, never audited without what was refused, and never counted as a broken link.",
+      }),
     maxPages: z.number().int(),
     viewports: z
       .array(z.union([z.enum(['desktop', 'mobile']), z.number().int()]))

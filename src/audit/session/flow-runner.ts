@@ -2,7 +2,9 @@ import type { Page, Response } from 'playwright';
 import type { PageError } from '../../shared/contracts.ts';
 import { boundedTitle } from '../../shared/limits.ts';
 import { DEFAULT_FLOW_STEP_TIMEOUT_MS, type SiteFlow } from '../../shared/site-flows.ts';
-import { LOAD_WAIT_MS, settle, withNavigation } from './page-session.ts';
+import { LOAD_WAIT_MS } from './page-session.ts';
+import { withNavigation } from './document-hold.ts';
+import { settle } from './settle.ts';
 import { describeStep, runStep, StepOffSiteError, timedOut } from './scripted-steps.ts';
 import { requestHold } from './request-hold.ts';
 

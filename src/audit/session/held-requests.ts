@@ -1,6 +1,7 @@
 import type { Page } from 'playwright';
 import { ensureInPage } from './in-page.ts';
-import { LOAD_WAIT_MS, withNavigation } from './page-session.ts';
+import { LOAD_WAIT_MS } from './page-session.ts';
+import { withNavigation } from './document-hold.ts';
 import { requestHold } from './request-hold.ts';
 
 /**

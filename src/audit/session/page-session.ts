@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, CDPSession, Cookie, Page, Request, Response } from 'playwright';
+import type { Browser, BrowserContext, Cookie, Page, Request, Response } from 'playwright';
 import type { PageError } from '../../shared/contracts.ts';
 import { DESKTOP_VIEWPORT } from '../../shared/audit-setup.ts';
 import type { ViewportSetup } from '../../shared/viewports.ts';
@@ -8,9 +8,11 @@ import { classifyNavigationError } from './classify-navigation-error.ts';
 import { installAxeLoader } from './in-page.ts';
 import { recordOrientationLocks } from '../engines/reflow/orientation.ts';
 import { requestHold } from './request-hold.ts';
+import { holdStill } from './document-hold.ts';
+import { settle, trackChanges } from './settle.ts';
 import { setupSecrets } from '../../shared/typed-values.ts';
+import { parseRetryAfter, THROTTLE_STATUSES, type HostPacer } from '../../shared/politeness.ts';
 import { PROXY_ERROR_HEADER, startEgressProxy, type BlockedRequest, type EgressFailure, type EgressProxy } from './egress-proxy.ts';
-import { onOrigin } from '../../shared/site-auth.ts';
 import { configuredCookies, contextAuthOptions, isLoggedIn, refreshSessionCookies, runLogin, type LoginOutcome, type TabAuth } from './site-login.ts';
 
 export interface OpenTabOptions {
@@ -30,6 +32,20 @@ export interface OpenTabOptions {
   authUnavailable?: string;
   /** How the context renders (size, touch, device pixel ratio); unset: the desktop window. */
   viewport?: ViewportSetup;
+  /**
+   * The hosts' pacing: every document the tab's page loads (a page, a redirect hop, a reload)
+   * waits for its host's next fetch slot (robots.txt's Crawl-delay, a pause the site asked for).
+   */
+  pacer?: HostPacer;
+}
+
+/** The site answered 429 or 503 to the page or to something it needs to render: try again later. */
+export interface Throttle {
+  status: number;
+  /** What was refused (the page, or a stylesheet, script or font of it). */
+  url: string;
+  /** The wait its `Retry-After` asked for. */
+  retryAfterMs?: number;
 }
 
 export interface LoadOptions {
@@ -41,19 +57,13 @@ export interface LoadOptions {
 
 export type OpenPageResult =
   | { kind: 'loaded'; page: Page; finalUrl: string; httpStatus: number | null; pageTitle: string | null; blocked: BlockedRequest[] }
-  | { kind: 'page-error'; error: PageError; finalUrl: string | null; httpStatus: number | null };
+  | { kind: 'page-error'; error: PageError; finalUrl: string | null; httpStatus: number | null; throttle?: Throttle };
+
+/** What a page cannot be audited without: answered 429 or 503, it is loaded again later, never audited without it. */
+const NEEDED_TO_RENDER: ReadonlySet<string> = new Set(['stylesheet', 'script', 'font']);
 
 /** How long after DOMContentLoaded the scan waits for `load` (images, frames, scripts) before checking the page anyway. */
 export const LOAD_WAIT_MS = 10_000;
-
-/**
- * The quiet spell after `load` and after the page's last DOM change that tells a page has finished
- * building itself (see settle): a timer a load handler sets for less than this is waited for.
- */
-export const QUIET_MS = 250;
-
-/** The quiet spell after the last resource (an image, a font) arrived (see settle). */
-export const RESOURCE_QUIET_MS = 50;
 
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
 
@@ -88,6 +98,8 @@ export interface Tab {
   cookieHeader(url: string): Promise<string>;
   /** What the site's login types and picks, and its set-up's other secrets: kept out of every result. */
   secrets(): readonly string[];
+  /** How long the tab's document loads waited for their hosts' fetch slots since the last call (ms). */
+  takeWaitedMs(): number;
   close(): Promise<void>;
 }
 
@@ -140,7 +152,7 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
   page.on('popup', (p) => void p.close().then(() => page.bringToFront()).catch(() => {}));
   const auth = opts.auth;
   const siteHeaders = auth?.setup.headers && Object.keys(auth.setup.headers).length ? { origin: auth.origin, headers: auth.setup.headers } : undefined;
-  const hold = await holdStill(page, siteHeaders);
+  const hold = await holdStill(page, siteHeaders, opts.pacer);
   /** The context's requests: open while the scanner loads a page (or logs in), held from then on until the next load. */
   const requests = requestHold(context);
   /** The cookies the last successful login left (the session), put back after each page's clean-up. */
@@ -253,64 +265,104 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
     // Held still from the first document's DOMContentLoaded on (see holdStill); set up before
     // navigating so that no refresh slips through between the two.
     hold.release();
+    await hold.follow(url);
     page.once('domcontentloaded', hold.lock);
     let response: Response | null;
     const broken = documentBreaksOff(page);
-    try {
-      // The document first: a sub-resource that never ends must not cost the page (see below).
-      const going = page.goto(url, { waitUntil: 'domcontentloaded', timeout: opts.pageLoadTimeoutMs });
-      // Settles later (its timeout, or the next navigation) when the document broke off first.
-      going.catch(() => {});
-      response = await Promise.race([going, broken.failed]);
-    } catch (err) {
-      lopts.signal?.throwIfAborted();
-      if (/page crashed|Target crashed/i.test(String(err))) crashed = true;
-      if (crashed) throw err;
-      const cut = proxy?.failures.find((f) => f.code === 'too_large');
-      if (cut) return pageError('too_large', cut.message, null, null);
-      // The proxy's record of the document's own request says what Chromium saw only as a cut
-      // connection (a status or header the proxy would not pass on, a body that broke off).
-      const doc = documentFailure(url) ?? documentFailure(page.url());
-      if (doc) return pageError(doc.code, doc.message, null, null);
-      // A tunnel the proxy refused or could not open: its own record says why.
-      const viaProxy = proxy?.failures.at(-1);
-      if (viaProxy && /ERR_TUNNEL_CONNECTION_FAILED|ERR_PROXY|ERR_EMPTY_RESPONSE|ERR_HTTP_RESPONSE_CODE_FAILURE/.test(String(err))) {
-        return pageError(viaProxy.code, viaProxy.message, null, null);
+    // What the page needs to render and the site refused for now (429, 503): the page is not audited without it.
+    const refused: Throttle[] = [];
+    const onResource = (r: Response) => {
+      try {
+        if (!THROTTLE_STATUSES.has(r.status()) || !NEEDED_TO_RENDER.has(r.request().resourceType())) return;
+        refused.push({ status: r.status(), url: r.url(), ...retryAfterOf(r) });
+      } catch {
+        // a response of a page that is gone
       }
-      return { kind: 'page-error', error: classifyNavigationError(err), finalUrl: null, httpStatus: null };
+    };
+    page.on('response', onResource);
+    try {
+      return await loadDocument();
     } finally {
-      broken.stop();
-      page.off('domcontentloaded', hold.lock);
+      page.off('response', onResource);
     }
-    hold.lock();
-    const finalUrl = page.url();
-    const httpStatus = response?.status() ?? null;
-    // The document alone went past the proxy's byte cap: no page a person reads is that big.
-    const tooLarge = proxy?.failures.find((f) => f.code === 'too_large');
-    if (tooLarge) return pageError('too_large', tooLarge.message, finalUrl, httpStatus);
-    const proxyCode = await response?.headerValue(PROXY_ERROR_HEADER);
-    if (proxyCode) {
-      const f = documentFailure(finalUrl) ?? proxy?.failures.at(-1);
-      return pageError(f?.code ?? 'connection_failed', f?.message ?? `the scanner could not fetch ${finalUrl}`, finalUrl, null);
+
+    async function loadDocument(): Promise<OpenPageResult> {
+      try {
+        // The document first: a sub-resource that never ends must not cost the page (see below).
+        // Its host's Crawl-delay may hold the request back first: that wait is not the page's time.
+        const going = page.goto(url, { waitUntil: 'domcontentloaded', timeout: opts.pageLoadTimeoutMs + (opts.pacer?.maxDelayMs ?? 0) });
+        // Settles later (its timeout, or the next navigation) when the document broke off first.
+        going.catch(() => {});
+        response = await Promise.race([going, broken.failed]);
+      } catch (err) {
+        lopts.signal?.throwIfAborted();
+        if (/page crashed|Target crashed/i.test(String(err))) crashed = true;
+        if (crashed) throw err;
+        const cut = proxy?.failures.find((f) => f.code === 'too_large');
+        if (cut) return pageError('too_large', cut.message, null, null);
+        // The proxy's record of the document's own request says what Chromium saw only as a cut
+        // connection (a status or header the proxy would not pass on, a body that broke off).
+        const doc = documentFailure(url) ?? documentFailure(page.url());
+        if (doc) return pageError(doc.code, doc.message, null, null);
+        // A tunnel the proxy refused or could not open: its own record says why.
+        const viaProxy = proxy?.failures.at(-1);
+        if (viaProxy && /ERR_TUNNEL_CONNECTION_FAILED|ERR_PROXY|ERR_EMPTY_RESPONSE|ERR_HTTP_RESPONSE_CODE_FAILURE/.test(String(err))) {
+          return pageError(viaProxy.code, viaProxy.message, null, null);
+        }
+        return { kind: 'page-error', error: classifyNavigationError(err), finalUrl: null, httpStatus: null };
+      } finally {
+        broken.stop();
+        page.off('domcontentloaded', hold.lock);
+      }
+      hold.lock();
+      const finalUrl = page.url();
+      const httpStatus = response?.status() ?? null;
+      // The document alone went past the proxy's byte cap: no page a person reads is that big.
+      const tooLarge = proxy?.failures.find((f) => f.code === 'too_large');
+      if (tooLarge) return pageError('too_large', tooLarge.message, finalUrl, httpStatus);
+      const proxyCode = await response?.headerValue(PROXY_ERROR_HEADER);
+      if (proxyCode) {
+        const f = documentFailure(finalUrl) ?? proxy?.failures.at(-1);
+        return pageError(f?.code ?? 'connection_failed', f?.message ?? `the scanner could not fetch ${finalUrl}`, finalUrl, null);
+      }
+      // Chromium takes any three digits for a status; HTTP has 100-599 (the proxy refuses the rest itself).
+      if (httpStatus !== null && (httpStatus < 100 || httpStatus > 599)) {
+        return pageError('invalid_response', `the server answered with status ${httpStatus}, which HTTP does not have`, finalUrl, httpStatus);
+      }
+      if (httpStatus !== null && THROTTLE_STATUSES.has(httpStatus)) {
+        const throttle: Throttle = { status: httpStatus, url: finalUrl, ...retryAfterOf(response!) };
+        return pageError('rate_limited', `the site answered HTTP ${httpStatus} to the page: it asks the crawl to wait`, finalUrl, httpStatus, throttle);
+      }
+      if (httpStatus !== null && httpStatus >= 400) {
+        return pageError('http_error', `HTTP ${httpStatus} ${response?.statusText() ?? ''}`.trim(), finalUrl, httpStatus);
+      }
+      const contentType = (await response?.headerValue('content-type')) ?? 'text/html';
+      if (!HTML_TYPES.test(contentType)) {
+        return pageError('not_html', `content type ${contentType.split(';')[0]} is not HTML`, finalUrl, httpStatus);
+      }
+      // Then `load` and a quiet spell, each within a bound: past them the page is checked as it is.
+      await page.waitForLoadState('load', { timeout: Math.min(LOAD_WAIT_MS, opts.pageLoadTimeoutMs) }).catch(() => {});
+      await settle(page, Math.min(5000, opts.pageLoadTimeoutMs));
+      const needed = refused[0];
+      if (needed) {
+        // The longest wait any of them asked for.
+        const asked = refused.flatMap((t) => (t.retryAfterMs === undefined ? [] : [t.retryAfterMs]));
+        const throttle: Throttle = { status: needed.status, url: needed.url, ...(asked.length ? { retryAfterMs: Math.max(...asked) } : {}) };
+        const what = refused.length === 1 ? 'a resource the page needs to render' : `${refused.length} resources the page needs to render`;
+        const message = `the site answered HTTP ${needed.status} to ${what} (${needed.url.slice(0, 200)}): it asks the crawl to wait`;
+        return pageError('rate_limited', message, page.url() || finalUrl, httpStatus, throttle);
+      }
+      // The page decides its title's length; it is stored and travels in Temporal payloads.
+      const pageTitle = boundedTitle((await page.title().catch(() => '')).trim() || null);
+      // The proxy's own list, still growing while the checks run: the caller copies it when done.
+      return { kind: 'loaded', page, finalUrl: page.url() || finalUrl, httpStatus, pageTitle, blocked: proxy?.blocked ?? [] };
     }
-    // Chromium takes any three digits for a status; HTTP has 100-599 (the proxy refuses the rest itself).
-    if (httpStatus !== null && (httpStatus < 100 || httpStatus > 599)) {
-      return pageError('invalid_response', `the server answered with status ${httpStatus}, which HTTP does not have`, finalUrl, httpStatus);
-    }
-    if (httpStatus !== null && httpStatus >= 400) {
-      return pageError('http_error', `HTTP ${httpStatus} ${response?.statusText() ?? ''}`.trim(), finalUrl, httpStatus);
-    }
-    const contentType = (await response?.headerValue('content-type')) ?? 'text/html';
-    if (!HTML_TYPES.test(contentType)) {
-      return pageError('not_html', `content type ${contentType.split(';')[0]} is not HTML`, finalUrl, httpStatus);
-    }
-    // Then `load` and a quiet spell, each within a bound: past them the page is checked as it is.
-    await page.waitForLoadState('load', { timeout: Math.min(LOAD_WAIT_MS, opts.pageLoadTimeoutMs) }).catch(() => {});
-    await settle(page, Math.min(5000, opts.pageLoadTimeoutMs));
-    // The page decides its title's length; it is stored and travels in Temporal payloads.
-    const pageTitle = boundedTitle((await page.title().catch(() => '')).trim() || null);
-    // The proxy's own list, still growing while the checks run: the caller copies it when done.
-    return { kind: 'loaded', page, finalUrl: page.url() || finalUrl, httpStatus, pageTitle, blocked: proxy?.blocked ?? [] };
+  }
+
+  /** A response's `Retry-After`, read. */
+  function retryAfterOf(r: Response): { retryAfterMs?: number } {
+    const ms = parseRetryAfter(r.headers()['retry-after']);
+    return ms === undefined ? {} : { retryAfterMs: ms };
   }
 
   /** What the proxy recorded for the request of `url` itself (the last one), if it failed there. */
@@ -339,6 +391,11 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
     },
     secrets() {
       return auth ? setupSecrets(auth.setup) : [];
+    },
+    takeWaitedMs() {
+      const ms = hold.waitedMs;
+      hold.waitedMs = 0;
+      return ms;
     },
     async load(url: string, lopts: LoadOptions = {}): Promise<OpenPageResult> {
       if (opts.authUnavailable) return pageError('auth_required', opts.authUnavailable, null, null);
@@ -447,160 +504,6 @@ function originOf(url: string): string | undefined {
   }
 }
 
-/**
- * From the first document on, the page stays put: a meta refresh, a script redirect or a refresh
- * loop would pull the document out from under the checks. Only the main frame's document
- * requests are intercepted (CDP Fetch with a Document pattern), so sub-resources and the HTTP
- * cache are untouched, and frames still load.
- */
-const released = new WeakMap<Page, { depth: number; opening: boolean }>();
-
-/** Runs `fn` (an engine's own reload) with the page free to navigate. */
-export async function withNavigation<T>(page: Page, fn: () => Promise<T>): Promise<T> {
-  const state = released.get(page) ?? { depth: 0, opening: false };
-  released.set(page, state);
-  state.depth++;
-  try {
-    return await fn();
-  } finally {
-    state.depth--;
-  }
-}
-
-interface Hold {
-  /** From now on the main frame's document stays. */
-  lock: () => void;
-  /** The next navigation may go ahead (the tab is about to load another page). */
-  release: () => void;
-  /** The tab's DevTools session, kept for the tab's life (undefined where there is none). */
-  cdp: CDPSession | undefined;
-}
-
-async function holdStill(page: Page, siteHeaders?: { origin: string; headers: Record<string, string> }): Promise<Hold> {
-  const state = { depth: 0, opening: true };
-  released.set(page, state);
-  const lock = () => void (state.opening = false);
-  const release = () => void (state.opening = true);
-  let cdp: CDPSession | undefined;
-  try {
-    cdp = await page.context().newCDPSession(page);
-    const { frameTree } = await cdp.send('Page.getFrameTree');
-    const main = frameTree.frame.id;
-    const session = cdp;
-    cdp.on('Fetch.requestPaused', (e) => {
-      const block = e.frameId === main && e.resourceType === 'Document' && !state.opening && state.depth === 0;
-      const headers = !block && siteHeaders && onOrigin(e.request.url, siteHeaders.origin) ? withHeaders(e.request.headers, siteHeaders.headers) : undefined;
-      const sent = block
-        ? session.send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'Aborted' })
-        : session.send('Fetch.continueRequest', { requestId: e.requestId, ...(headers ? { headers } : {}) });
-      void sent.catch(() => {});
-    });
-    // The site's extra headers go to its own origin only: those requests pause here too (each
-    // redirect hop again), and get the headers as they continue. Third parties never see them, and
-    // unlike Playwright's routing this keeps the HTTP cache.
-    const patterns: Array<{ urlPattern?: string; resourceType?: 'Document'; requestStage: 'Request' }> = [{ resourceType: 'Document', requestStage: 'Request' }];
-    if (siteHeaders) patterns.push({ urlPattern: `${siteHeaders.origin}/*`, requestStage: 'Request' });
-    await cdp.send('Fetch.enable', { patterns });
-  } catch {
-    // Not Chromium, or the page is already gone: the scan goes on without the hold.
-  }
-  return { lock, release, cdp };
-}
-
-/** The request's headers with the site's set on top (a header of the same name, in any case, is replaced). */
-function withHeaders(current: Record<string, string>, extra: Record<string, string>): Array<{ name: string; value: string }> {
-  const names = new Set(Object.keys(extra).map((n) => n.toLowerCase()));
-  return [...Object.entries(current).filter(([n]) => !names.has(n.toLowerCase())), ...Object.entries(extra)].map(([name, value]) => ({ name, value }));
-}
-
-function pageError(code: PageError['code'], message: string, finalUrl: string | null, httpStatus: number | null): OpenPageResult {
-  return { kind: 'page-error', error: { code, message }, finalUrl, httpStatus };
-}
-
-/**
- * Runs at document start in every page: remembers when the DOM or the resource list last changed,
- * when `load` fired, and how many fetch/XHR requests the page has in flight.
- */
-function trackChanges(): void {
-  const w = window as unknown as { __a11yLastChange: number; __a11yLastResource: number; __a11yLoadAt?: number; __a11yBusy: () => boolean };
-  w.__a11yLastChange = w.__a11yLastResource = performance.now();
-  const touch = () => (w.__a11yLastChange = performance.now());
-  new MutationObserver(touch).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  try {
-    // A resource that arrives (a late background image, the favicon) is not a script at work.
-    new PerformanceObserver(() => (w.__a11yLastResource = performance.now())).observe({ type: 'resource', buffered: false });
-  } catch {
-    // no resource timing: DOM changes alone decide
-  }
-  addEventListener('load', () => (w.__a11yLoadAt = performance.now()), { once: true });
-  // Content a script builds after load mostly waits for a request: the ones in flight, by start
-  // time. One running longer than 2 s (a long poll, a stream) is background, not content.
-  const inFlight = new Set<number>();
-  let next = 0;
-  const start = (): (() => void) => {
-    const id = ++next;
-    const at = performance.now();
-    inFlight.add(at * 1e6 + id);
-    return () => {
-      inFlight.delete(at * 1e6 + id);
-      touch();
-    };
-  };
-  w.__a11yBusy = () => {
-    const now = performance.now();
-    for (const key of inFlight) if (now - key / 1e6 < 2000) return true;
-    return false;
-  };
-  const fetch0 = window.fetch;
-  if (typeof fetch0 === 'function') {
-    window.fetch = function (this: unknown, ...args: Parameters<typeof fetch>) {
-      const end = start();
-      try {
-        const p = fetch0.apply(this, args);
-        p.then(end, end);
-        return p;
-      } catch (err) {
-        end();
-        throw err;
-      }
-    } as typeof fetch;
-  }
-  const send0 = XMLHttpRequest.prototype.send;
-  XMLHttpRequest.prototype.send = function (this: XMLHttpRequest, ...args: Parameters<XMLHttpRequest['send']>) {
-    const end = start();
-    this.addEventListener('loadend', end, { once: true });
-    try {
-      return send0.apply(this, args);
-    } catch (err) {
-      end();
-      throw err;
-    }
-  };
-}
-
-/**
- * Waits after `load` until the page is quiet within a cap, so content that scripts build after
- * load is there when the checks run: no fetch or XHR in flight, QUIET_MS since `load` and since
- * the last DOM change, and RESOURCE_QUIET_MS since the last resource arrived (a late background
- * image or the favicon is not a script at work, and no longer restarts the quiet spell).
- */
-export async function settle(page: Page, capMs: number): Promise<void> {
-  await page
-    .evaluate(
-      ({ quietMs, resourceQuietMs, capMs }) =>
-        new Promise<void>((resolve) => {
-          const w = window as unknown as { __a11yLastChange?: number; __a11yLastResource?: number; __a11yLoadAt?: number; __a11yBusy?: () => boolean };
-          const started = performance.now();
-          const check = () => {
-            const now = performance.now();
-            const last = Math.max(w.__a11yLastChange ?? 0, w.__a11yLoadAt ?? 0);
-            const quiet = !w.__a11yBusy?.() && now - last >= quietMs && now - (w.__a11yLastResource ?? 0) >= resourceQuietMs;
-            if (quiet || now - started >= capMs) resolve();
-            else setTimeout(check, 20);
-          };
-          check();
-        }),
-      { quietMs: QUIET_MS, resourceQuietMs: RESOURCE_QUIET_MS, capMs },
-    )
-    .catch(() => {});
+function pageError(code: PageError['code'], message: string, finalUrl: string | null, httpStatus: number | null, throttle?: Throttle): OpenPageResult {
+  return { kind: 'page-error', error: { code, message }, finalUrl, httpStatus, ...(throttle ? { throttle } : {}) };
 }

@@ -5,6 +5,7 @@ import type { BrowserProvider } from './browser-provider.ts';
 import { openTab, type Tab } from './page-session.ts';
 import type { SiteAuthLoad } from './site-login.ts';
 import type { ViewportName } from '../../shared/contracts.ts';
+import type { HostPacer } from '../../shared/politeness.ts';
 import { MAX_VIEWPORTS, viewportKey, viewportSetup } from '../../shared/viewports.ts';
 
 export interface TabPoolOptions {
@@ -24,6 +25,8 @@ export interface TabPoolOptions {
   maxHeapBytes?: number;
   /** An idle tab waits this long for its owner's next page, then closes. */
   idleMs?: number;
+  /** The hosts' pacing, honoured by every document a tab loads (see OpenTabOptions.pacer). */
+  pacer?: HostPacer;
   logger?: Logger;
 }
 
@@ -135,6 +138,7 @@ export function createTabPool(opts: TabPoolOptions): TabPool {
       browser,
       policy: opts.policy,
       pageLoadTimeoutMs: opts.pageLoadTimeoutMs,
+      ...(opts.pacer ? { pacer: opts.pacer } : {}),
       ...(key === 'desktop' ? {} : { viewport: viewportSetup(viewport) }),
       ...(load?.kind === 'auth' ? { auth: load.auth } : load?.kind === 'unavailable' ? { authUnavailable: load.message } : {}),
     });

@@ -1,5 +1,5 @@
 /** Discovery's frontier: the URLs of a crawl, queued and fetched, so discovery can resume. */
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../schema.ts';
 import type { DiscoveredVia } from '../../shared/contracts.ts';
 
@@ -38,15 +38,39 @@ export async function enqueueUrls(db: Db, crawlId: string, urls: readonly Fronti
   }
 }
 
-export async function nextQueuedUrls(db: Db, crawlId: string, limit: number): Promise<FrontierUrl[]> {
+/** Queued URLs due now (not waiting out a pause the site asked for), oldest first, with their throttled tries. */
+export async function nextQueuedUrls(db: Db, crawlId: string, limit: number): Promise<Array<FrontierUrl & { attempts: number }>> {
   return db
     .selectFrom('crawl_urls')
-    .select(['url', 'depth', 'via'])
+    .select(['url', 'depth', 'via', 'attempts'])
     .where('crawl_id', '=', crawlId)
     .where('state', '=', 'queued')
+    .where((eb) => eb.or([eb('not_before', 'is', null), eb('not_before', '<=', sql<Date>`now()`)]))
     .orderBy('seq')
     .limit(limit)
     .execute();
+}
+
+/** The site answered 429 or 503 for `url`: it stays queued, fetched again no earlier than `waitMs` from now. */
+export async function deferUrl(db: Db, crawlId: string, url: string, waitMs: number): Promise<void> {
+  await db
+    .updateTable('crawl_urls')
+    .set({ attempts: sql`attempts + 1`, not_before: sql`now() + ${Math.round(waitMs)} * interval '1 millisecond'` })
+    .where('crawl_id', '=', crawlId)
+    .where('url', '=', url)
+    .execute();
+}
+
+/** How long until the first queued URL waiting out a pause is due (undefined: none waits). */
+export async function nextDeferredInMs(db: Db, crawlId: string): Promise<number | undefined> {
+  const r = await db
+    .selectFrom('crawl_urls')
+    .select(sql<number | null>`extract(epoch from (min(not_before) - now())) * 1000`.as('ms'))
+    .where('crawl_id', '=', crawlId)
+    .where('state', '=', 'queued')
+    .where('not_before', 'is not', null)
+    .executeTakeFirst();
+  return r?.ms === null || r?.ms === undefined ? undefined : Math.max(0, Number(r.ms));
 }
 
 export async function allFrontierUrls(db: Db, crawlId: string): Promise<string[]> {

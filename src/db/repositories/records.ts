@@ -154,6 +154,8 @@ export interface CrawlRecord {
   brokenLinks: number;
   /** Same-site URLs over MAX_URL_LENGTH that discovery skipped. */
   skippedUrls: number;
+  /** How long its fetches waited for the site in all (ms). */
+  throttledMs: number;
   /** When retention deleted its page scans and findings (null: kept). */
   resultsDeletedAt: Date | null;
   /** Model calls, cache hits and tokens its enrichment cost (all zero with the offline enricher). */
@@ -188,6 +190,7 @@ export function crawlFromRow(r: Crawl): CrawlRecord {
     discoveryDone: r.discovery_done,
     brokenLinks: r.broken_links,
     skippedUrls: r.skipped_urls,
+    throttledMs: Number(r.throttled_ms),
     resultsDeletedAt: r.results_deleted_at,
     enrichment: { calls: r.ai_calls, cacheHits: r.ai_cache_hits, inputTokens: r.ai_input_tokens, outputTokens: r.ai_output_tokens },
     error: r.error ?? null,
