@@ -70,6 +70,10 @@ export const configSchema = z.object({
     .pipe(z.array(z.string().regex(/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/, 'host:port pairs, e.g. intranet.example:443 or [::1]:8080'))),
   /** Ended crawls per site whose page scans and findings are kept; older ones lose them at the next crawl's end (retention). */
   CRAWLS_KEPT_PER_SITE: intIn(1, 10_000, 20),
+  /** Days a single-page scan is kept after it ended (its findings and pictures with it); 0 or `off`: for ever. */
+  SCAN_RETENTION_DAYS: z
+    .union([z.literal('off'), z.coerce.number().int().min(0).max(36_500)], { error: 'a number of days (0 to 36500) or off' })
+    .default(30),
   SCAN_RATE_LIMIT: intIn(0, 1_000_000, 10),
   CRAWL_RATE_LIMIT: intIn(0, 1_000_000, 20),
   API_KEYS: z.string().optional(),
@@ -149,6 +153,8 @@ export interface Config {
   readonly allowedPrivateHosts: readonly string[];
   /** Ended crawls per site that keep their page scans and findings (retention). */
   readonly crawlsKeptPerSite: number;
+  /** Days a single-page scan is kept after it ended (retention); null: for ever. */
+  readonly scanRetentionDays: number | null;
   readonly scanRateLimit: number;
   /** Crawl starts per client and hour (0 = off). */
   readonly crawlRateLimit: number;
@@ -224,6 +230,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowPrivateTargets: c.ALLOW_PRIVATE_TARGETS,
     allowedPrivateHosts: Object.freeze(c.ALLOWED_PRIVATE_HOSTS),
     crawlsKeptPerSite: c.CRAWLS_KEPT_PER_SITE,
+    scanRetentionDays: c.SCAN_RETENTION_DAYS === 'off' || c.SCAN_RETENTION_DAYS === 0 ? null : c.SCAN_RETENTION_DAYS,
     scanRateLimit: c.SCAN_RATE_LIMIT,
     crawlRateLimit: c.CRAWL_RATE_LIMIT,
     apiKeys: Object.freeze(apiKeys),
