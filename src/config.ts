@@ -74,6 +74,10 @@ export const configSchema = z.object({
   HOST_CONCURRENCY: intIn(1, 64, 4),
   /** robots.txt's Crawl-delay is honoured up to this many ms between a host's page fetches. */
   CRAWL_DELAY_MAX_MS: intIn(0, 60_000, 10_000),
+  /** Days a single-page scan is kept after it ended (its findings and pictures with it); 0 or `off`: for ever. */
+  SCAN_RETENTION_DAYS: z
+    .union([z.literal('off'), z.coerce.number().int().min(0).max(36_500)], { error: 'a number of days (0 to 36500) or off' })
+    .default(30),
   SCAN_RATE_LIMIT: intIn(0, 1_000_000, 10),
   CRAWL_RATE_LIMIT: intIn(0, 1_000_000, 20),
   API_KEYS: z.string().optional(),
@@ -155,6 +159,8 @@ export interface Config {
   readonly crawlsKeptPerSite: number;
   /** Per-host politeness: pages at once (HOST_CONCURRENCY) and the longest Crawl-delay honoured (CRAWL_DELAY_MAX_MS). */
   readonly politeness: { readonly hostConcurrency: number; readonly crawlDelayMaxMs: number };
+  /** Days a single-page scan is kept after it ended (retention); null: for ever. */
+  readonly scanRetentionDays: number | null;
   readonly scanRateLimit: number;
   /** Crawl starts per client and hour (0 = off). */
   readonly crawlRateLimit: number;
@@ -231,6 +237,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowedPrivateHosts: Object.freeze(c.ALLOWED_PRIVATE_HOSTS),
     crawlsKeptPerSite: c.CRAWLS_KEPT_PER_SITE,
     politeness: Object.freeze({ hostConcurrency: c.HOST_CONCURRENCY, crawlDelayMaxMs: c.CRAWL_DELAY_MAX_MS }),
+    scanRetentionDays: c.SCAN_RETENTION_DAYS === 'off' || c.SCAN_RETENTION_DAYS === 0 ? null : c.SCAN_RETENTION_DAYS,
     scanRateLimit: c.SCAN_RATE_LIMIT,
     crawlRateLimit: c.CRAWL_RATE_LIMIT,
     apiKeys: Object.freeze(apiKeys),

@@ -1,7 +1,7 @@
 // A real cluster on one machine (docs/cluster.md): PostgreSQL and Temporal's frontend, history,
 // matching and worker services, each its own process, on the bridge's address; the API and each
 // worker process in its own network namespace (own address, own Chromium), reaching them over a
-// veth link. Processes are started detached and recorded in a state file, so that `cluster down`
+// veth link; a firewall table of its own keeps everyone else out (firewall.ts). Processes are started detached and recorded in a state file, so that `cluster down`
 // (another process) stops exactly them and then removes the network and the data.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -14,7 +14,8 @@ import { ensureWorkflowBundle } from '../../src/workers/workflow-bundle.ts';
 import { SEARCH_ATTRIBUTES } from '../../temporal-dev/dev-server.ts';
 import { ensureTemporalServer, findTemporalServer, type TemporalServerBinaries } from '../../temporal-dev/server.ts';
 import { API_PORT, API_URL, APP_DATABASE, PG_PORT, SITE_ORIGIN, TEMPORAL_ADDRESS, TEMPORAL_SERVICES, clusterDir, paths } from './layout.ts';
-import { BRIDGE_IP, apiHost, bridgeUp, hostUp, networkAvailable, networkDown, workerHost, type Host } from './network.ts';
+import { BRIDGE, BRIDGE_IP, SUBNET, apiHost, bridgeUp, hostUp, networkAvailable, networkDown, workerHost, type Host } from './network.ts';
+import { NFT_TABLE, firewallDown, firewallUp } from './firewall.ts';
 import { pgInit, pgPassword, pgRunning, pgStart, pgStop, pgUrl } from './postgres.ts';
 import { writeTemporalConfig } from './temporal-config.ts';
 
@@ -174,6 +175,17 @@ async function temporalNamespace(): Promise<void> {
   }
 }
 
+/**
+ * The cluster's network: its firewall table first, so that nothing of the cluster is reachable
+ * from elsewhere at any moment, then the bridge and the hosts. Idempotent.
+ */
+export function clusterNetworkUp(workers: number): void {
+  firewallUp(log);
+  bridgeUp();
+  hostUp(apiHost());
+  for (let n = 1; n <= workers; n++) hostUp(workerHost(n));
+}
+
 export interface UpOptions {
   /** Worker hosts, 1 to 9 (3 by default). */
   workers?: number;
@@ -203,10 +215,8 @@ export async function clusterUp(opts: UpOptions = {}): Promise<ClusterInfo> {
     writeState(state);
   };
 
-  log('network: bridge a11y-br0 10.231.0.1/24, namespaces a11y-api and a11y-w1..');
-  bridgeUp();
-  hostUp(apiHost());
-  for (let n = 1; n <= workers; n++) hostUp(workerHost(n));
+  log(`network: bridge ${BRIDGE} ${BRIDGE_IP} in ${SUBNET}, namespaces a11y-api and a11y-w1..; firewall table inet ${NFT_TABLE}`);
+  clusterNetworkUp(workers);
 
   pgInit();
   pgStart();
@@ -306,8 +316,11 @@ export async function clusterDown(opts: { keepData?: boolean } = {}): Promise<vo
     pgStop();
     log('PostgreSQL stopped');
   }
-  if (networkAvailable().ok) networkDown();
-  log('network removed');
+  if (networkAvailable().ok) {
+    networkDown();
+    firewallDown();
+  }
+  log(`network and firewall table inet ${NFT_TABLE} removed`);
   if (!opts.keepData) {
     rmSync(clusterDir(), { recursive: true, force: true });
     log(`${clusterDir()} removed`);

@@ -1,12 +1,17 @@
 // The cluster's network: a Linux bridge on this machine and one network namespace per host (the
 // API's and each worker's), linked to the bridge by a veth pair. Each host has its own address and
 // reaches Temporal, PostgreSQL and the scanned site on the bridge's address, as separate machines
-// on one LAN would. Every command is an argument array (no shell); names are ours, never input.
+// on one LAN would. The addresses are from the benchmarking range 198.18.0.0/15 (RFC 2544), which no
+// LAN routes, unlike 10/8; and the cluster's firewall (firewall.ts) drops whatever reaches them from
+// elsewhere than these links. Every command is an argument array (no shell); names are ours, never input.
 import { spawnSync } from 'node:child_process';
 
 export const BRIDGE = 'a11y-br0';
+/** The cluster's network: the bridge, the API's host and the worker hosts. */
+export const SUBNET = '198.18.231.0/24';
+const NET = '198.18.231';
 /** The bridge's address: Temporal's services, PostgreSQL and the scanned site listen here. */
-export const BRIDGE_IP = '10.231.0.1';
+export const BRIDGE_IP = `${NET}.1`;
 const PREFIX = 24;
 
 export interface Host {
@@ -17,13 +22,13 @@ export interface Host {
   ip: string;
 }
 
-/** The API's host (10.231.0.10) and worker host `n` (10.231.0.1n, n from 1). */
+/** The API's host (198.18.231.10) and worker host `n` (198.18.231.1n, n from 1). */
 export function apiHost(): Host {
-  return { netns: 'a11y-api', veth: 'a11y-api-h', ip: '10.231.0.10' };
+  return { netns: 'a11y-api', veth: 'a11y-api-h', ip: `${NET}.10` };
 }
 export function workerHost(n: number): Host {
   if (!Number.isInteger(n) || n < 1 || n > 9) throw new Error(`worker host ${n}: 1 to 9`);
-  return { netns: `a11y-w${n}`, veth: `a11y-w${n}-h`, ip: `10.231.0.${10 + n}` };
+  return { netns: `a11y-w${n}`, veth: `a11y-w${n}-h`, ip: `${NET}.${10 + n}` };
 }
 
 /** Runs `ip` with these arguments; throws with its error text unless `ok` accepts the failure. */
@@ -83,10 +88,15 @@ export function linkUp(h: Host): boolean {
   return /\bstate UP\b|<[^>]*\bUP\b/.test(ip(['link', 'show', h.veth], { ok: () => true }));
 }
 
+/** Every host the cluster may have: the API's and worker hosts 1 to 9. */
+export function allHosts(): Host[] {
+  return [apiHost(), ...Array.from({ length: 9 }, (_, i) => workerHost(i + 1))];
+}
+
 /** Removes every namespace, veth and the bridge this file makes; quiet about what is already gone. */
 export function networkDown(): void {
   const gone = (e: string) => /No such file|Cannot find device|does not exist|Invalid argument/i.test(e);
-  for (const h of [apiHost(), ...Array.from({ length: 9 }, (_, i) => workerHost(i + 1))]) {
+  for (const h of allHosts()) {
     // Deleting the namespace destroys the veth end in it, and with it the pair.
     if (netnsExists(h.netns)) ip(['netns', 'del', h.netns], { ok: gone });
     if (linkExists(h.veth)) ip(['link', 'del', h.veth], { ok: gone });

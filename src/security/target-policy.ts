@@ -1,27 +1,55 @@
 import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
+import { BlockList, isIP, isIPv6 } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /** Host names that point at cloud metadata services or this machine whatever DNS says. */
 const FORBIDDEN_HOSTNAMES = new Set(['localhost', 'metadata', 'metadata.google.internal', 'metadata.goog', 'instance-data']);
 
 /**
+ * IPv6 prefixes whose addresses carry an IPv4 address that something on the path (this machine's
+ * kernel, a tunnel, a relay, a translator) may deliver to. Refused whatever IPv4 address they carry:
+ * - ::/96, IPv4-compatible (deprecated by RFC 4291): Linux's sit tunnel sends it to the embedded
+ *   IPv4 address; no public site has one, and ::7f00:1 is 127.0.0.1 in disguise.
+ * - ::ffff:0:0:0/96, IPv4-translated (RFC 6145): a stateless translator connects to the IPv4 address.
+ * - 64:ff9b::/96 (RFC 6052) and 64:ff9b:1::/48 (RFC 8215), NAT64: a translator on the path connects
+ *   to the embedded address. Under the local-use prefix where it sits depends on the operator's
+ *   prefix length, so it cannot be read out and vetted; our hosts have IPv4 of their own, so a
+ *   literal one in a URL is an evasion rather than a site.
+ * - 2002::/16, 6to4 (deprecated by RFC 7526): relays route it to the embedded IPv4 address.
+ * - 2001::/32, Teredo (RFC 4380): it carries the server's IPv4 address and the client's, obfuscated.
+ * IPv4-mapped addresses (::ffff:0:0/96) are not here: a dual-stack socket connects to the embedded
+ * address itself, so they are decided as that IPv4 address (::ffff:8.8.8.8 is public).
+ * The prefixes are matched by Node's own address parser, not by ipaddr.js, which reads the
+ * IPv4-compatible text form ::a.b.c.d as IPv4-mapped.
+ */
+const IPV4_CARRYING = new BlockList();
+for (const [prefix, bits] of [['::', 96], ['::ffff:0:0:0', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['2002::', 16], ['2001::', 32]] as const) {
+  IPV4_CARRYING.addSubnet(prefix, bits, 'ipv6');
+}
+
+function carriesIPv4(address: string): boolean {
+  try {
+    return IPV4_CARRYING.check(address, 'ipv6');
+  } catch {
+    return true;
+  }
+}
+
+/**
  * True for every address that is not a public unicast address: loopback, private, link-local
  * (169.254.169.254, the cloud metadata address, is link-local), carrier-grade NAT (Alibaba's
  * metadata service sits there), unique-local IPv6 (AWS's fd00:ec2::254), multicast, reserved,
- * and IPv4 addresses hidden inside IPv6 forms.
+ * and IPv6 forms that carry an IPv4 address (IPV4_CARRYING; IPv4-mapped ones count as their IPv4).
  */
 export function isForbiddenAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return true;
+  if (isIPv6(address) && carriesIPv4(address)) return true;
   let ip = ipaddr.parse(address);
   if (ip.kind() === 'ipv6') {
     const v6 = ip as ipaddr.IPv6;
     if (v6.isIPv4MappedAddress()) ip = v6.toIPv4Address();
-    else {
-      const range = v6.range();
-      // NAT64 / 6to4 / Teredo embed an IPv4 address the network may route to: refuse them outright.
-      return range !== 'unicast';
-    }
+    // Everything ipaddr.js names (unique-local, link-local, documentation, discard...) is refused.
+    else return v6.range() !== 'unicast';
   }
   return ip.range() !== 'unicast';
 }

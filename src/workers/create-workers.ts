@@ -38,6 +38,8 @@ export interface WorkerDeps {
   scanStates?: PageScanActivityDeps['scanStates'];
   /** Ended crawls per site whose page scans and findings are kept (CRAWLS_KEPT_PER_SITE). */
   crawlsKeptPerSite?: number;
+  /** Days a single-page scan is kept after it ended (SCAN_RETENTION_DAYS); null: for ever. */
+  scanRetentionDays?: number | null;
   /** Opens sites' authentication set-ups (SECRETS_KEY): scans and discovery read them from the database by site id. */
   secretsKey?: SecretsKey;
   /** Writes issue texts: chosen once from configuration (`createEnricher`). */

@@ -11,6 +11,7 @@ import { taskQueues } from '../shared/task-queues.ts';
 import { createEnricher, createJudgeFor } from '../enrichment/create-enricher.ts';
 import { createWorkers, runWorkers } from './create-workers.ts';
 import { createHostPacer } from '../activities/host-pacer.ts';
+import { purgeExpiredSingleScans } from '../activities/persistence/index.ts';
 import { ensureWorkflowBundle } from './workflow-bundle.ts';
 
 const config = loadConfig();
@@ -34,6 +35,8 @@ Runtime.install({
 
 const db = createDb(config.databaseUrl);
 await migrateToLatest(db);
+// Scans that came due while no scan ended (an idle service, a lowered SCAN_RETENTION_DAYS) go too.
+await purgeExpiredSingleScans({ db, logger, scanRetentionDays: config.scanRetentionDays });
 const bundle = await ensureWorkflowBundle(path.join(config.dataDir, 'bundles'));
 const connection = await NativeConnection.connect({ address: config.temporalAddress });
 const browser = createBrowserProvider({
@@ -76,6 +79,7 @@ const workers = await createWorkers({
   screenshots: config.screenshots,
   scanStates: config.scanStates,
   crawlsKeptPerSite: config.crawlsKeptPerSite,
+  scanRetentionDays: config.scanRetentionDays,
   secretsKey: config.secretsKey,
   enricher: createEnricher(config.openai, db, logger),
   judge: createJudgeFor(config.openai, db, logger),

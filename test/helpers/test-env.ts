@@ -135,6 +135,7 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
       screenshots: config.screenshots,
       scanStates: config.scanStates,
       crawlsKeptPerSite: config.crawlsKeptPerSite,
+      scanRetentionDays: config.scanRetentionDays,
       secretsKey: config.secretsKey,
       enricher: createEnricher(config.openai, database.db, logger),
       judge: createJudgeFor(config.openai, database.db, logger),

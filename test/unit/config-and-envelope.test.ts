@@ -46,6 +46,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ SCAN_STATES_MAX: '-1' })).toThrow(/SCAN_STATES_MAX/);
   });
 
+  it('keeps a single-page scan 30 days after it ended unless told otherwise; 0 or off keeps it for ever', () => {
+    expect(loadConfig({}).scanRetentionDays).toBe(30);
+    expect(loadConfig({ SCAN_RETENTION_DAYS: '7' }).scanRetentionDays).toBe(7);
+    expect(loadConfig({ SCAN_RETENTION_DAYS: '0' }).scanRetentionDays).toBeNull();
+    expect(loadConfig({ SCAN_RETENTION_DAYS: 'off' }).scanRetentionDays).toBeNull();
+    for (const bad of ['-1', '1.5', 'never', '36501']) expect(() => loadConfig({ SCAN_RETENTION_DAYS: bad }), bad).toThrow(/SCAN_RETENTION_DAYS/);
+  });
+
   it('chooses page-scan slots from the cores: one more than the cores, between 3 and 8', () => {
     expect([1, 2, 3, 4, 7, 16, 64].map((n) => defaultPageScanSlots(n))).toEqual([3, 3, 4, 5, 8, 8, 8]);
   });

@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Database } from '../../db/database.ts';
-import { finishScan, findScan, listFindings, markScanRunning, setScanStage } from '../../db/repositories/scan.repository.ts';
+import { finishScan, findScan, listFindings, markScanRunning, purgeExpiredScans, setScanStage } from '../../db/repositories/scan.repository.ts';
 import { findCrawl, markCrawlRunning, openCrawl, purgeOldCrawlResults, setDiscoveryDone, type OpenCrawlResult } from '../../db/repositories/crawl.repository.ts';
 import { claimPages, markCrawlPageEnrichFailed, markCrawlPageScanFailed, registerPage } from '../../db/repositories/crawl-page.repository.ts';
 import { findCrawlSiteFlows } from '../../db/repositories/site-flows.repository.ts';
@@ -22,9 +22,25 @@ export interface PersistenceActivityDeps {
   crawlsKeptPerSite?: number;
   /** Each host's pacing: how many of its pages may be out being scanned at once. */
   pacer?: HostPacer;
+  /** Days a single-page scan is kept after it ended (SCAN_RETENTION_DAYS; default 30); null: for ever. */
+  scanRetentionDays?: number | null;
 }
 
 export const DEFAULT_CRAWLS_KEPT_PER_SITE = 20;
+export const DEFAULT_SCAN_RETENTION_DAYS = 30;
+
+/**
+ * One bounded retention run over single-page scans (see purgeExpiredScans), as a scan ends and as
+ * a worker starts: each scan's end deletes up to a hundred that are due, so they cannot pile up
+ * faster than they go. Answers how many it deleted.
+ */
+export async function purgeExpiredSingleScans(deps: Pick<PersistenceActivityDeps, 'db' | 'logger' | 'scanRetentionDays'>): Promise<number> {
+  const days = deps.scanRetentionDays === undefined ? DEFAULT_SCAN_RETENTION_DAYS : deps.scanRetentionDays;
+  if (days === null) return 0;
+  const deleted = await purgeExpiredScans(deps.db, days);
+  if (deleted) deps.logger.info({ scans: deleted, days }, 'single-page scans past their retention deleted');
+  return deleted;
+}
 
 /** Short database writes that record a workflow's progress; they run on the workflows queue. */
 export function createPersistenceActivities(deps: PersistenceActivityDeps) {
@@ -149,6 +165,8 @@ export function createPersistenceActivities(deps: PersistenceActivityDeps) {
       }
       const ended = await finishScan(deps.db, input.scanId, { status: input.status, error: input.error ?? null, summary });
       if (ended) deps.logger.info({ scanId: input.scanId, status: input.status, error: input.error }, 'scan finished');
+      // Retention rides on the scan's end as the crawls' rides on finalization; idempotent, so a retry is harmless.
+      await purgeExpiredSingleScans(deps);
     },
   };
 }

@@ -50,6 +50,9 @@ const getScan = createRoute({
   path: '/api/scans/{id}',
   tags,
   summary: 'A scan: progress while running, results once completed',
+  description:
+    'A scan is kept SCAN_RETENTION_DAYS (default 30) days after it ended; then it is deleted with its findings and pictures, ' +
+    'and this and every route of the scan answer 404 not_found, as for a scan that never existed.',
   request: { params: IdParams },
   responses: {
     200: { description: 'The scan', content: { 'application/json': { schema: ScanSchema } } },

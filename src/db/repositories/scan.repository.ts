@@ -200,6 +200,48 @@ export async function finishScan(
   return mapRow(scanFromRow, row);
 }
 
+/** What one retention run of single-page scans may delete: `batches` transactions of `batchSize` scans. */
+export interface ScanRetentionBounds {
+  batchSize: number;
+  batches: number;
+}
+
+export const SCAN_RETENTION_BOUNDS: ScanRetentionBounds = { batchSize: 20, batches: 5 };
+
+/**
+ * Retention of single-page scans: deletes the single-page scans that ended more than `days` days
+ * ago, oldest first, at most `batches` x `batchSize` of them, one statement (and transaction) per
+ * batch, so no run is one giant delete however much is due. Their findings, pictures, judgement
+ * candidates and `webhookUrl` webhook with its delivery log go with them (on delete cascade).
+ * Crawl page scans are never touched (CRAWLS_KEPT_PER_SITE bounds them). Workers running this at
+ * the same moment skip each other's rows instead of waiting on them; running it again deletes only
+ * what is due then. Answers how many scans it deleted.
+ */
+export async function purgeExpiredScans(db: Kysely<DB>, days: number, bounds: ScanRetentionBounds = SCAN_RETENTION_BOUNDS): Promise<number> {
+  const cutoff = sql<Date>`now() - make_interval(days => ${days}::int)`;
+  let deleted = 0;
+  for (let batch = 0; batch < bounds.batches; batch++) {
+    // A scan ends after it was created, so `created_at` before the cutoff narrows the search to
+    // the old end of page_scans_single_created_idx before `completed_at` decides.
+    const due = db
+      .selectFrom('page_scans')
+      .select('id')
+      .where('kind', '=', 'single')
+      .where('created_at', '<', cutoff)
+      .where('status', 'in', [...ENDED_SCAN_STATUSES])
+      .where('completed_at', '<', cutoff)
+      .orderBy('created_at')
+      .limit(bounds.batchSize)
+      .forUpdate()
+      .skipLocked();
+    const r = await db.deleteFrom('page_scans').where('id', 'in', due).executeTakeFirst();
+    const n = Number(r.numDeletedRows);
+    deleted += n;
+    if (n < bounds.batchSize) break;
+  }
+  return deleted;
+}
+
 /**
  * Ends a crawl page's scan row with the outcome of its scan (`error` null: scanned), and returns
  * what the page row takes over from it.

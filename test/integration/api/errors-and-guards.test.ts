@@ -40,7 +40,9 @@ describe('API errors, limits and guards', () => {
     expect(body.errors[0].path).toBe(path);
   });
 
-  it.each(['http://127.0.0.1/', 'http://10.1.2.3/', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/', 'http://localhost:8080/', 'http://192.168.0.1/', 'http://metadata.google.internal/'])(
+  it.each(['http://127.0.0.1/', 'http://10.1.2.3/', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/', 'http://localhost:8080/', 'http://192.168.0.1/', 'http://metadata.google.internal/',
+    // IPv6 hosts that carry a private IPv4 address: compatible, mapped, NAT64, 6to4, Teredo.
+    'http://[::127.0.0.1]/', 'http://[::a9fe:a9fe]/latest/meta-data/', 'http://[::ffff:127.0.0.1]/', 'http://[64:ff9b::10.1.2.3]/', 'http://[2002:c0a8:1::]/', 'http://[2001:0:a01:203::]/'])(
     'refuses private target %s with 400 forbidden_target and writes nothing',
     async (url) => {
       const before = await scanCount(env);
