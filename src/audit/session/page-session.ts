@@ -407,11 +407,12 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
       pages++;
       proxy?.nextPage();
       await lopts.onLoading?.();
-      try {
-        return await requests.open(() => loadOpen(url, lopts));
-      } finally {
-        await requests.hold().catch(() => {});
-      }
+      await requests.release();
+      const result = await loadOpen(url, lopts);
+      // A page that did not load is not operated; its navigation may still be pending, and
+      // Playwright's routing cannot be turned on until that ends.
+      if (result.kind === 'loaded') await requests.hold();
+      return result;
     },
     async close() {
       closed = true;

@@ -36,6 +36,9 @@ function isTopLevel(r: Request): boolean {
  * back after operating it, a login, a flow's steps: `open`). While held, Playwright's routing is
  * on (it turns Chromium's HTTP cache off); while open it is off, so loads keep the cache.
  */
+/** How long turning routing on may take before a pending navigation is taken to be what blocks it. */
+const ROUTE_STUCK_MS = 5_000;
+
 export class RequestHold {
   #held = false;
   readonly #context: BrowserContext;
@@ -48,11 +51,18 @@ export class RequestHold {
     return this.#held;
   }
 
-  /** Holds the context's requests; answers whether this call did it (false: already held). */
+  /**
+   * Holds the context's requests; answers whether this call did it (false: already held). Routing
+   * cannot be turned on while a page's navigation is still pending (a server that never answers):
+   * after a few seconds such a page is left for about:blank, which ends it.
+   */
   async hold(): Promise<boolean> {
     if (this.#held) return false;
     this.#held = true;
-    await this.#context.route('**/*', refuse);
+    const routed = this.#context.route('**/*', refuse);
+    const stuck = await Promise.race([routed.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), ROUTE_STUCK_MS).unref())]);
+    if (stuck) for (const page of this.#context.pages()) await page.goto('about:blank', { timeout: 10_000 }).catch(() => {});
+    await routed;
     return true;
   }
 
