@@ -11,6 +11,7 @@ import { taskQueues } from '../shared/task-queues.ts';
 import { createEnricher, createJudgeFor } from '../enrichment/create-enricher.ts';
 import { createWorkers, runWorkers } from './create-workers.ts';
 import { ensureWorkflowBundle } from './workflow-bundle.ts';
+import { sealPlaintextWebhookSecrets } from '../activities/webhooks/plaintext-secrets.ts';
 
 const config = loadConfig();
 const logger = createLogger('worker', config.logLevel);
@@ -33,6 +34,10 @@ Runtime.install({
 
 const db = createDb(config.databaseUrl);
 await migrateToLatest(db);
+if (config.secretsKey) {
+  const sealed = await sealPlaintextWebhookSecrets(db, config.secretsKey);
+  if (sealed) logger.info({ sealed }, 'sealed webhook secrets stored in plaintext');
+}
 const bundle = await ensureWorkflowBundle(path.join(config.dataDir, 'bundles'));
 const connection = await NativeConnection.connect({ address: config.temporalAddress });
 const browser = createBrowserProvider({
@@ -68,6 +73,7 @@ const workers = await createWorkers({
   pageLoadTimeoutMs: config.pageLoadTimeoutMs,
   scanDeadlineMs: config.scanDeadlineMs,
   webhookTimeoutMs: config.webhookTimeoutMs,
+  webhooks: config.webhooks,
   screenshots: config.screenshots,
   scanStates: config.scanStates,
   crawlsKeptPerSite: config.crawlsKeptPerSite,
@@ -83,7 +89,7 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     shutdown.abort();
   });
 }
-logger.info({ queues, pageScan: config.pageScanConcurrency, aiEnrichment: config.aiEnrichmentConcurrency }, 'worker ready');
+logger.info({ queues, pageScan: config.pageScanConcurrency, aiEnrichment: config.aiEnrichmentConcurrency, webhookDelivery: config.webhooks.deliveryConcurrency }, 'worker ready');
 try {
   await runWorkers(workers, shutdown.signal);
 } finally {

@@ -19,6 +19,7 @@ import * as m0017 from './2026-11-26T06-00-00_ai_judgement.ts';
 import * as m0018 from './2026-11-26T07-00-00_crawl_page_links.ts';
 import * as m0019 from './2026-11-27T00-00-00_webhooks.ts';
 import * as m0020 from './2026-11-28T00-00-00_flow_ran.ts';
+import * as m0022 from './2026-11-28T04-00-00_webhook_receivers_and_sealed_secrets.ts';
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T07-00-00_crawl_page_links': m0018,
   '2026-11-27T00-00-00_webhooks': m0019,
   '2026-11-28T00-00-00_flow_ran': m0020,
+  '2026-11-28T04-00-00_webhook_receivers_and_sealed_secrets': m0022,
 };
