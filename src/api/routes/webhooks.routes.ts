@@ -11,6 +11,7 @@ import {
 import { sealWebhookSecret } from '../../security/webhook-seal.ts';
 import type { AppDeps, HonoEnv } from '../env.ts';
 import { ApiError } from '../errors.ts';
+import { rateLimit } from '../middleware.ts';
 import { envelope, envelopeSchema, iso, paginationQuery, problemResponses, uuidParam } from '../schemas/common.schema.ts';
 import { PutWebhooksBody, SiteWebhooksSchema, WebhookDeliverySchema } from '../schemas/webhook.schema.ts';
 import { jsonContent, requireSecretsKey, requireSite } from './route-helpers.ts';
@@ -64,6 +65,9 @@ function deliveryDto(d: DeliveryRecord) {
 export function webhookRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<HonoEnv>();
   const json = jsonContent;
+  // Each write resolves every URL and seals secrets: unbounded, one client could churn both.
+  const limiter = rateLimit({ db: deps.db, config: deps.config, name: 'webhooks', limit: deps.config.webhookRateLimit, what: 'webhook changes' });
+  app.use('/api/sites/:id/webhooks', (c, next) => (c.req.method === 'PUT' ? limiter(c, next) : next()));
 
   app.openapi(
     createRoute({
@@ -76,9 +80,10 @@ export function webhookRoutes(deps: AppDeps) {
         'one left out is deleted with its log. The secret is write-only: the answer shows it once, for webhooks whose secret this PUT set or generated, and `null` ' +
         'everywhere else; it is stored encrypted with SECRETS_KEY (AES-256-GCM, bound to its webhook), so without one on the server the PUT is 503 `secrets_key_missing` ' +
         '(nothing is written). 201 when the site had none, 200 when replaced. A URL the target policy refuses is `400 forbidden_target`. ' +
+        'Limited per client (WEBHOOK_RATE_LIMIT an hour, default 30; every PUT counts) with the same RateLimit headers and 429 `rate_limited` as POST /api/scans. ' +
         `Each webhook\u2019s log keeps its newest WEBHOOK_DELIVERIES_KEPT deliveries (default 100) and every one still pending. ${WEBHOOK_DELIVERY_NOTES}`,
       request: { params: SiteParams, body: { required: true, content: { 'application/json': { schema: PutWebhooksBody } } } },
-      responses: { 201: json(SiteWebhooksSchema, 'Created'), 200: json(SiteWebhooksSchema, 'Replaced'), ...problemResponses(400, 401, 404, 413, 415, 503) },
+      responses: { 201: json(SiteWebhooksSchema, 'Created'), 200: json(SiteWebhooksSchema, 'Replaced'), ...problemResponses(400, 401, 404, 413, 415, 429, 503) },
     }),
     async (c) => {
       const site = await requireSite(deps, c.req.valid('param').id);

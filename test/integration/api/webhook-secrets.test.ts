@@ -14,7 +14,7 @@ async function problem(res: Response, status: number, code: string) {
   return body;
 }
 
-/** Webhook secrets at rest (sealed with SECRETS_KEY, bound to their webhook), on the real API, workers and database. */
+/** Webhook secrets at rest (sealed with SECRETS_KEY, bound to their webhook) and the PUT's rate limit, on the real API, workers and database. */
 describe('webhook secrets and writes', () => {
   let env: TestEnv;
   let receiver: Receiver;
@@ -138,5 +138,29 @@ describe('webhook secrets and writes', () => {
     expect(row.secret).toBeNull();
     expect(openWebhookSecret(key, late.id, { ciphertext: row.secret_ciphertext!, iv: row.secret_iv!, tag: row.secret_tag!, keyId: row.secret_key_id! })).toBe(late.secret);
     expect(await env.db.selectFrom('webhooks').select('id').where('secret', 'is not', null).execute()).toEqual([]);
+  });
+
+  it('limits webhook list writes per client (WEBHOOK_RATE_LIMIT) with RateLimit headers and 429 rate_limited, leaving the list as it was', async () => {
+    const siteId = await seedSite(env);
+    const put = (ip: string, path: string) =>
+      fetch(`${env.api}/api/sites/${siteId}/webhooks`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+        body: JSON.stringify({ webhooks: [{ url: receiver.url(path), events: ['crawl.completed'] }] }),
+      });
+    const first = await put('203.0.113.60', '/limit/1');
+    expect(first.status).toBe(201);
+    expect(first.headers.get('ratelimit-limit')).toBe('2');
+    expect(first.headers.get('ratelimit-remaining')).toBe('1');
+    expect((await put('203.0.113.60', '/limit/2')).status).toBe(200);
+    const limited = await put('203.0.113.60', '/limit/3');
+    const body = await problem(limited, 429, 'rate_limited');
+    expect(body.detail).toContain('2 webhook changes per hour');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.headers.get('ratelimit-remaining')).toBe('0');
+    const list = await (await fetch(`${env.api}/api/sites/${siteId}/webhooks`, { headers: { 'x-forwarded-for': '203.0.113.60' } })).json();
+    expect(list.webhooks.map((w: { url: string }) => w.url)).toEqual([receiver.url('/limit/2')]);
+    // Another client is not affected.
+    expect((await put('203.0.113.61', '/limit/4')).status).toBe(200);
   });
 });
