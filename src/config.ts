@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { SecretsKey, SecretsKeyError } from './security/secrets.ts';
+import type { WebhookSettings } from './shared/webhook-delivery.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -40,6 +41,18 @@ export const configSchema = z.object({
   SCAN_DEADLINE_MS: intIn(10_000, 200_000, 120_000),
   /** One webhook delivery attempt: connect, send, and the receiver's status line. */
   WEBHOOK_TIMEOUT_MS: intIn(1000, 60_000, 10_000),
+  /** Webhook-delivery activity slots of one worker process (deliveries never take the workflows queue's). */
+  WEBHOOK_DELIVERY_CONCURRENCY: intIn(1, 64, 2),
+  /** Deliveries in flight to one receiver (a URL origin) at once, by every worker together. */
+  WEBHOOK_RECEIVER_CONCURRENCY: intIn(1, 8, 1),
+  /** Consecutive failures (no answer, 5xx, 408, 429, DNS) after which a receiver is paused. */
+  WEBHOOK_RECEIVER_FAILURES: intIn(1, 1000, 5),
+  /** A receiver's first pause; doubled each time it fails again right after one, up to an hour. */
+  WEBHOOK_RECEIVER_PAUSE_MS: intIn(1000, 3_600_000, 60_000),
+  /** Delivery log rows kept per webhook: the newest, and every one still being delivered. */
+  WEBHOOK_DELIVERIES_KEPT: intIn(1, 100_000, 100),
+  /** PUT /api/sites/{id}/webhooks per client and hour (0 = off): each writes and seals secrets. */
+  WEBHOOK_RATE_LIMIT: intIn(0, 1_000_000, 30),
   /** Interaction states (menus, details, tabs, dialogs) opened and checked per page; 0 = none. */
   SCAN_STATES_MAX: intIn(0, 50, 6),
   /** Time per page for its interaction states; 0 = none. */
@@ -146,6 +159,10 @@ export interface Config {
   readonly scanDeadlineMs: number;
   /** One webhook delivery attempt's limit (WEBHOOK_TIMEOUT_MS). */
   readonly webhookTimeoutMs: number;
+  /** Webhook deliveries: their slots, each receiver's limit and pauses, and how many log rows a webhook keeps. */
+  readonly webhooks: WebhookSettings;
+  /** Webhook list writes (PUT …/webhooks) per client and hour (0 = off). */
+  readonly webhookRateLimit: number;
   /** Interaction states per page (SCAN_STATES_MAX, SCAN_STATES_BUDGET_MS); `maxStates` 0 when either is 0. */
   readonly scanStates: { readonly maxStates: number; readonly budgetMs: number };
   readonly chromiumPath: string | undefined;
@@ -225,6 +242,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pageLoadTimeoutMs: c.PAGE_LOAD_TIMEOUT_MS,
     scanDeadlineMs: Math.max(c.SCAN_DEADLINE_MS, c.PAGE_LOAD_TIMEOUT_MS + 20_000),
     webhookTimeoutMs: c.WEBHOOK_TIMEOUT_MS,
+    webhooks: Object.freeze({
+      deliveryConcurrency: c.WEBHOOK_DELIVERY_CONCURRENCY,
+      receiverConcurrency: c.WEBHOOK_RECEIVER_CONCURRENCY,
+      receiverFailures: c.WEBHOOK_RECEIVER_FAILURES,
+      receiverPauseMs: c.WEBHOOK_RECEIVER_PAUSE_MS,
+      deliveriesKept: c.WEBHOOK_DELIVERIES_KEPT,
+    }),
+    webhookRateLimit: c.WEBHOOK_RATE_LIMIT,
     scanStates: Object.freeze({ maxStates: c.SCAN_STATES_BUDGET_MS > 0 ? c.SCAN_STATES_MAX : 0, budgetMs: c.SCAN_STATES_BUDGET_MS }),
     chromiumPath: c.CHROMIUM_PATH,
     screenshots: Object.freeze({ enabled: c.SCREENSHOTS, perCrawl: c.SCREENSHOTS_PER_CRAWL, perScan: 60, pageBudgetMs: c.SCREENSHOTS_PAGE_BUDGET_MS }),

@@ -88,7 +88,7 @@ try {
   await db.destroy();
   await ensureWorkflowBundle(path.join(config.dataDir, 'bundles'));
 
-  // Sites' login secrets are stored encrypted: without SECRETS_KEY, a key kept in the data folder (0600).
+  // Sites' login and flow secrets and webhooks' signing secrets are stored encrypted: without SECRETS_KEY, a key kept in the data folder (0600).
   const secretsKey = config.secretsKey ? undefined : ensureSecretsKeyFile(path.join(config.dataDir, 'secrets.key'));
   const env = { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, ...(secretsKey ? { SECRETS_KEY: secretsKey } : {}) };
   /**

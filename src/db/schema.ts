@@ -305,7 +305,13 @@ export interface WebhooksTable {
   scan_id: string | null;
   url: string;
   events: string[];
-  secret: string;
+  /** The plaintext secret of a row written before secrets were sealed, until a worker seals it; null once sealed. */
+  secret: string | null;
+  /** The signing secret sealed with SECRETS_KEY, bound to the row's id (src/security/webhook-seal.ts). */
+  secret_ciphertext: Buffer | null;
+  secret_iv: Buffer | null;
+  secret_tag: Buffer | null;
+  secret_key_id: string | null;
   new_issues_threshold: Generated<number>;
   score_drop_threshold: Generated<number>;
   position: Generated<number>;
@@ -327,6 +333,28 @@ export interface WebhookDeliveriesTable {
   created_at: Generated<Date>;
   last_attempt_at: Date | null;
   delivered_at: Date | null;
+}
+
+export interface DB {
+  webhook_receivers: WebhookReceiversTable;
+  webhook_receiver_leases: WebhookReceiverLeasesTable;
+}
+
+/** A receiver (URL origin) with failures to remember: its circuit breaker, shared by every worker. */
+export interface WebhookReceiversTable {
+  origin: string;
+  consecutive_failures: Generated<number>;
+  /** How many pauses in a row (each one longer); back to 0 once a delivery gets through. */
+  pauses: Generated<number>;
+  paused_until: Date | null;
+  updated_at: Generated<Date>;
+}
+
+/** A delivery in flight to a receiver, until it ends or `expires_at` (its worker died). */
+export interface WebhookReceiverLeasesTable {
+  delivery_id: string;
+  origin: string;
+  expires_at: Date;
 }
 
 export interface DB {

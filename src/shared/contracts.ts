@@ -141,6 +141,16 @@ export const FAILURE_TYPES = {
   enrichmentRejected: 'EnrichmentRejected',
   /** A webhook's receiver did not answer 2xx (or could not be reached): retried with back-off. */
   webhookFailed: 'WebhookDeliveryFailed',
+  /** The receiver has its share of deliveries in flight: this one waits (retried after a short, growing wait; not an attempt). */
+  webhookReceiverBusy: 'WebhookReceiverBusy',
+  /** The receiver failed too often in a row and is paused: this one waits until the pause ends (not an attempt). */
+  webhookReceiverPaused: 'WebhookReceiverPaused',
+  /** The receiver's name did not resolve for a temporary reason (EAI_AGAIN, SERVFAIL, a timeout): retried with back-off. */
+  webhookDnsFailed: 'WebhookDnsFailed',
+  /** The webhook's secret does not open (no SECRETS_KEY on this worker, or another key sealed it): no retry. */
+  webhookSecretUnavailable: 'WebhookSecretUnavailable',
+  /** The delivery was not sent within its deadline (24 hours): no retry. */
+  webhookExpired: 'WebhookDeliveryExpired',
   /** A webhook's URL is refused by the target policy: no retry. */
   webhookForbidden: 'WebhookTargetForbidden',
   /** The delivery's webhook was deleted meanwhile. */

@@ -14,6 +14,7 @@ import type { TargetPolicy } from '../security/target-policy.ts';
 import type { SecretsKey } from '../security/secrets.ts';
 import type { TaskQueues } from '../shared/task-queues.ts';
 import type { HostPacer } from '../shared/politeness.ts';
+import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../shared/webhook-delivery.ts';
 
 export interface WorkerDeps {
   connection: NativeConnection;
@@ -48,6 +49,8 @@ export interface WorkerDeps {
   judge?: Judge;
   /** The engines each page runs; the production set unless a test picks others. */
   scanEngines?: PageScanActivityDeps['scanEngines'];
+  /** Webhook deliveries' slots, receivers' limits and breaker, the log's bound (WEBHOOK_*); unset: the defaults. */
+  webhooks?: WebhookSettings;
   /** One webhook delivery attempt's limit (WEBHOOK_TIMEOUT_MS). */
   webhookTimeoutMs?: number;
   /** Each host's pacing (createHostPacer), shared by discovery, the page scans and their tabs (give the same one to createTabPool). */
@@ -69,7 +72,10 @@ export async function createWorkers(deps: WorkerDeps): Promise<Worker[]> {
   // Heartbeats carry cancellations to activities; the SDK's default throttle (0.8 x the heartbeat
   // timeout, 24 s for a page scan) would let a cancelled scan run that long. 2 s is the scan's own beat.
   const common = { connection: deps.connection, namespace: deps.namespace, maxHeartbeatThrottleInterval: '2 seconds', defaultHeartbeatThrottleInterval: '2 seconds', ...(deps.identity ? { identity: deps.identity } : {}) } as const;
-  const persistence = { ...createPersistenceActivities(deps), ...createWebhookActivities(deps), ...deps.overrides?.persistence };
+  const webhooks = createWebhookActivities(deps);
+  // `deliverWebhook` is here too for deliveries whose history put it on the workflows queue
+  // (started before deliveries had their own); every newer one runs on `webhook-delivery`.
+  const persistence = { ...createPersistenceActivities(deps), ...webhooks, ...deps.overrides?.persistence };
   const browser = { ...createPageScanActivities(deps), ...deps.overrides?.browser };
   const ai = { ...createAiEnrichmentActivities(deps), ...deps.overrides?.ai };
   const discovery = { ...createCrawlDiscoveryActivities(deps), ...deps.overrides?.discovery };
@@ -99,6 +105,12 @@ export async function createWorkers(deps: WorkerDeps): Promise<Worker[]> {
       taskQueue: deps.queues.enrichment,
       activities: ai,
       maxConcurrentActivityTaskExecutions: deps.aiEnrichmentConcurrency,
+    }),
+    Worker.create({
+      ...common,
+      taskQueue: deps.queues.webhookDelivery,
+      activities: { deliverWebhook: webhooks.deliverWebhook },
+      maxConcurrentActivityTaskExecutions: (deps.webhooks ?? DEFAULT_WEBHOOK_SETTINGS).deliveryConcurrency,
     }),
   ]);
 }

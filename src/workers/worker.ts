@@ -13,6 +13,7 @@ import { createWorkers, runWorkers } from './create-workers.ts';
 import { createHostPacer } from '../activities/host-pacer.ts';
 import { purgeExpiredSingleScans } from '../activities/persistence/index.ts';
 import { ensureWorkflowBundle } from './workflow-bundle.ts';
+import { sealPlaintextWebhookSecrets } from '../activities/webhooks/plaintext-secrets.ts';
 
 const config = loadConfig();
 const logger = createLogger('worker', config.logLevel);
@@ -37,6 +38,10 @@ const db = createDb(config.databaseUrl);
 await migrateToLatest(db);
 // Scans that came due while no scan ended (an idle service, a lowered SCAN_RETENTION_DAYS) go too.
 await purgeExpiredSingleScans({ db, logger, scanRetentionDays: config.scanRetentionDays });
+if (config.secretsKey) {
+  const sealed = await sealPlaintextWebhookSecrets(db, config.secretsKey);
+  if (sealed) logger.info({ sealed }, 'sealed webhook secrets stored in plaintext');
+}
 const bundle = await ensureWorkflowBundle(path.join(config.dataDir, 'bundles'));
 const connection = await NativeConnection.connect({ address: config.temporalAddress });
 const browser = createBrowserProvider({
@@ -76,6 +81,7 @@ const workers = await createWorkers({
   pageLoadTimeoutMs: config.pageLoadTimeoutMs,
   scanDeadlineMs: config.scanDeadlineMs,
   webhookTimeoutMs: config.webhookTimeoutMs,
+  webhooks: config.webhooks,
   screenshots: config.screenshots,
   scanStates: config.scanStates,
   crawlsKeptPerSite: config.crawlsKeptPerSite,
@@ -92,7 +98,7 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     shutdown.abort();
   });
 }
-logger.info({ queues, pageScan: config.pageScanConcurrency, aiEnrichment: config.aiEnrichmentConcurrency }, 'worker ready');
+logger.info({ queues, pageScan: config.pageScanConcurrency, aiEnrichment: config.aiEnrichmentConcurrency, webhookDelivery: config.webhooks.deliveryConcurrency }, 'worker ready');
 try {
   await runWorkers(workers, shutdown.signal);
 } finally {

@@ -132,6 +132,8 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
       aiEnrichmentConcurrency: config.aiEnrichmentConcurrency,
       pageLoadTimeoutMs: config.pageLoadTimeoutMs,
       scanDeadlineMs: config.scanDeadlineMs,
+      webhookTimeoutMs: config.webhookTimeoutMs,
+      webhooks: config.webhooks,
       screenshots: config.screenshots,
       scanStates: config.scanStates,
       crawlsKeptPerSite: config.crawlsKeptPerSite,

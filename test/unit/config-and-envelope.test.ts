@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { envelope } from '../../src/api/schemas/common.schema.ts';
 import { defaultPageScanSlots, loadConfig } from '../../src/config.ts';
-import { taskQueues } from '../../src/shared/task-queues.ts';
+import { taskQueues, webhookDeliveryQueue } from '../../src/shared/task-queues.ts';
 
 describe('configuration', () => {
   it('has the contract defaults', () => {
@@ -64,8 +64,25 @@ describe('configuration', () => {
   });
 
   it('names task queues after the spec\'s stages, with an optional prefix', () => {
-    expect(taskQueues()).toEqual({ workflows: 'a11y-workflows', discovery: 'crawl-discovery', pageScan: 'page-scan', enrichment: 'ai-enrichment' });
+    expect(taskQueues()).toEqual({ workflows: 'a11y-workflows', discovery: 'crawl-discovery', pageScan: 'page-scan', enrichment: 'ai-enrichment', webhookDelivery: 'webhook-delivery' });
     expect(taskQueues('t1').pageScan).toBe('t1-page-scan');
+  });
+
+  it('finds the webhook-delivery queue of inputs written before it existed, beside their workflows queue', () => {
+    const { webhookDelivery: _none, ...before } = taskQueues('t1');
+    expect(webhookDeliveryQueue(before)).toBe('t1-webhook-delivery');
+    expect(webhookDeliveryQueue({ workflows: 'a11y-workflows' })).toBe('webhook-delivery');
+    expect(webhookDeliveryQueue(taskQueues('t2'))).toBe('t2-webhook-delivery');
+  });
+
+  it('bounds webhook deliveries: two slots per worker, one at a time per receiver, paused after 5 failures for a minute, 100 log rows, 30 list writes an hour', () => {
+    expect(loadConfig({})).toMatchObject({
+      webhooks: { deliveryConcurrency: 2, receiverConcurrency: 1, receiverFailures: 5, receiverPauseMs: 60_000, deliveriesKept: 100 },
+      webhookRateLimit: 30,
+    });
+    expect(() => loadConfig({ WEBHOOK_DELIVERY_CONCURRENCY: '0', WEBHOOK_RECEIVER_CONCURRENCY: '9', WEBHOOK_DELIVERIES_KEPT: '0' })).toThrow(
+      /WEBHOOK_DELIVERY_CONCURRENCY[\s\S]*WEBHOOK_RECEIVER_CONCURRENCY[\s\S]*WEBHOOK_DELIVERIES_KEPT/,
+    );
   });
 });
 

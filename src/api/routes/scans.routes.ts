@@ -13,6 +13,9 @@ import { EVENT_STREAM_BOUNDS, eventStream } from './event-stream.ts';
 import { cancelWorkflow, startScanWorkflow } from '../temporal.ts';
 import { insertSingleScanWithWebhook } from '../../db/repositories/webhook.repository.ts';
 import { generateWebhookSecret } from '../../shared/webhooks.ts';
+import type { SecretsKey } from '../../security/secrets.ts';
+import { sealWebhookSecret } from '../../security/webhook-seal.ts';
+import { requireSecretsKey } from './route-helpers.ts';
 
 
 const tags = ['Scans (single page)'];
@@ -25,7 +28,8 @@ const createScan = createRoute({
   summary: 'Start a single-page scan',
   description:
     'Rate limited to SCAN_RATE_LIMIT (default 10) requests per client IP per hour; every answer carries RateLimit-* headers. ' +
-    'With `webhookUrl`, the end of the scan is POSTed there (`scan.completed`), signed with `webhookSecret` (given, or generated and returned once in this answer).',
+    'With `webhookUrl`, the end of the scan is POSTed there (`scan.completed`), signed with `webhookSecret` (given, or generated and returned once in this answer); ' +
+    'the secret is stored encrypted with SECRETS_KEY, so without one on the server such a request is 503 `secrets_key_missing` (nothing is written).',
   request: { body: { required: true, content: { 'application/json': { schema: CreateScanBody } } } },
   responses: {
     202: { description: 'Queued', content: { 'application/json': { schema: CreatedScanSchema } } },
@@ -100,14 +104,19 @@ export function scanRoutes(deps: AppDeps, limits: ApiLimits) {
     const { url, webhookUrl, webhookSecret } = c.req.valid('json');
     const verdict = await deps.policy.check(url);
     if (!verdict.allowed) throw new ApiError('forbidden_target', `${verdict.reason}; set ALLOW_PRIVATE_TARGETS=true to scan private networks`);
+    let key: SecretsKey | undefined;
     if (webhookUrl) {
       const hook = await deps.policy.check(webhookUrl);
       if (!hook.allowed) throw new ApiError('forbidden_target', `webhookUrl: ${hook.reason}; set ALLOW_PRIVATE_TARGETS=true to send to private networks`);
+      key = requireSecretsKey(deps, 'webhook secrets are');
     }
     // The scan and its webhook are written together, and deleted together if the workflow cannot start.
     const secret = webhookUrl ? (webhookSecret ?? generateWebhookSecret()) : null;
     const values = { url, clientIp: clientIp(c, deps.config.trustProxy) };
-    const scan = webhookUrl && secret ? await insertSingleScanWithWebhook(deps.db, values, { url: webhookUrl, secret }) : await insertSingleScan(deps.db, values);
+    const scan =
+      webhookUrl && secret && key
+        ? await insertSingleScanWithWebhook(deps.db, values, { url: webhookUrl, secret }, (id, plain) => sealWebhookSecret(key, id, plain))
+        : await insertSingleScan(deps.db, values);
     await startScanWorkflow(deps, scan, () => deleteScan(deps.db, scan.id));
     c.header('Location', `/api/scans/${scan.id}`);
     return c.json({ id: scan.id, url: scan.url, status: 'queued' as const, progress: 0 as const, createdAt: scan.createdAt.toISOString(), ...(secret ? { webhookSecret: secret } : {}) }, 202);

@@ -94,7 +94,7 @@ describe('API fuzz: property-based requests over the OpenAPI document', () => {
   const rawStatuses = new Map<number, number>();
 
   beforeAll(async () => {
-    env = await createTestEnv({ env: { ALLOW_PRIVATE_TARGETS: 'false', SCAN_RATE_LIMIT: '1000000', CRAWL_RATE_LIMIT: '1000000', SITE_RATE_LIMIT: '1000000', SCHEDULE_RATE_LIMIT: '1000000' }, workers: false });
+    env = await createTestEnv({ env: { ALLOW_PRIVATE_TARGETS: 'false', SCAN_RATE_LIMIT: '1000000', CRAWL_RATE_LIMIT: '1000000', SITE_RATE_LIMIT: '1000000', SCHEDULE_RATE_LIMIT: '1000000', WEBHOOK_RATE_LIMIT: '1000000' }, workers: false });
     ops = operationsOf(await (await env.request('/openapi.json')).json());
     const seeded = [await seedCrawlReport(env.db, { pages: 2, issuesPerPage: 3 }), await seedCrawlReport(env.db, { pages: 1, issuesPerPage: 2 })];
     valid.id = seeded.map((s) => s.siteId);

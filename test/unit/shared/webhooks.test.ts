@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { receiverPauseMs, receiverUnwell, WEBHOOK_ATTEMPTS, webhookRetryDelayMs } from '../../../src/shared/webhook-delivery.ts';
 import { crawlEvents, generateWebhookSecret, isRegression, signWebhook, verifyWebhook, WEBHOOK_SECRET_PATTERN, webhookHeaders } from '../../../src/shared/webhooks.ts';
 
 // The Standard Webhooks specification's published test vector.
@@ -55,5 +56,21 @@ describe('which events an ended crawl raises', () => {
   it('a first crawl has no score to drop from; new issues alone decide', () => {
     expect(isRegression({ newIssues: 5, overallScore: 40 }, null, { newIssues: 6, scoreDrop: 0 })).toBe(false);
     expect(isRegression({ newIssues: 6, overallScore: 40 }, null, { newIssues: 6, scoreDrop: 0 })).toBe(true);
+  });
+});
+
+describe('how deliveries treat a receiver', () => {
+  it('waits 1 s, 2 s, 4 s … at most 10 minutes between attempts, about 40 minutes for all of them', () => {
+    const waits = Array.from({ length: WEBHOOK_ATTEMPTS - 1 }, (_, i) => webhookRetryDelayMs(i + 1));
+    expect(waits).toEqual([1000, 2000, 4000, 8000, 16_000, 32_000, 64_000, 128_000, 256_000]);
+    expect(webhookRetryDelayMs(20)).toBe(600_000);
+  });
+  it('pauses a receiver longer each time in a row, at most an hour (or the first pause, if longer)', () => {
+    expect([1, 2, 3, 7, 8].map((n) => receiverPauseMs({ receiverPauseMs: 60_000 }, n))).toEqual([60_000, 120_000, 240_000, 3_600_000, 3_600_000]);
+    expect(receiverPauseMs({ receiverPauseMs: 7_200_000 }, 3)).toBe(7_200_000);
+  });
+  it('counts no answer, 5xx, 408 and 429 against the receiver, not an answer about one URL', () => {
+    expect([null, 500, 503, 408, 429].every(receiverUnwell)).toBe(true);
+    expect([200, 301, 307, 400, 401, 404, 410].some(receiverUnwell)).toBe(false);
   });
 });
