@@ -88,21 +88,6 @@ export interface BrowserProvider {
   readonly sandbox: SandboxMode | undefined;
 }
 
-/**
- * Every window a page opens (`window.open`, a link or form into a new window) is closed as soon as
- * Chromium creates it: only the scanned page itself is checked. While a tab's requests are held
- * the pop-up's first request is refused before it leaves, and then Playwright never reports the
- * pop-up at all (it waits for its first navigation), so it is closed here, by DevTools, from the
- * browser's side: left open, it would take the window's focus from the tab.
- */
-export async function closePopUps(browser: Browser): Promise<void> {
-  const cdp = await browser.newBrowserCDPSession();
-  cdp.on('Target.targetCreated', ({ targetInfo }) => {
-    if (targetInfo.type === 'page' && targetInfo.openerId) void cdp.send('Target.closeTarget', { targetId: targetInfo.targetId }).catch(() => {});
-  });
-  await cdp.send('Target.setDiscoverTargets', { discover: true });
-}
-
 export function createBrowserProvider(opts: {
   executablePath: string;
   onFallback?: (mode: SandboxMode, err: unknown) => void;
@@ -117,7 +102,6 @@ export function createBrowserProvider(opts: {
       const plan = plans[0]!;
       try {
         const b = await chromium.launch(plan.options);
-        await closePopUps(b);
         sandbox = plan.mode;
         plans = [plan];
         opts.onLaunch?.(plan.mode);

@@ -121,6 +121,7 @@ export async function openTab(opts: OpenTabOptions): Promise<Tab> {
     await installAxeLoader(context);
     await requestHold(context).routeWebSockets();
     const page = await context.newPage();
+    requestHold(context).own = page;
     return await tabOf(opts, context, page, proxy);
   } catch (err) {
     await context?.close().catch(() => {});
@@ -146,9 +147,9 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
   // page for the next one must not be refused by its beforeunload handler.
   page.on('dialog', (d) => void (d.type() === 'beforeunload' ? d.accept() : d.dismiss()).catch(() => {}));
   // Pop-ups the page opens are closed at once: only the page itself is checked. (While the page
-  // is held their first request is refused before it leaves.) The tab is brought to the front
-  // again: in the background its animation frames stop, and a click waits for ever for its
-  // control to be stable.
+  // is held their first request never leaves: request-hold.ts answers it.) The tab is brought to
+  // the front again: left behind a pop-up, its animation frames may stop, and a click then waits
+  // for ever for its control to be stable.
   page.on('popup', (p) => void p.close().then(() => page.bringToFront()).catch(() => {}));
   const auth = opts.auth;
   const siteHeaders = auth?.setup.headers && Object.keys(auth.setup.headers).length ? { origin: auth.origin, headers: auth.setup.headers } : undefined;

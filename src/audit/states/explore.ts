@@ -150,7 +150,8 @@ export async function exploreStates(ctx: ExploreContext, opts: StateExplorationO
   });
   hardStop.catch(() => {});
   try {
-    if (performance.now() >= endAt) result.error = "no time left before the scan's deadline";
+    // Already past the end: say which bound it was (the budget itself, or the scan's deadline).
+    if (performance.now() >= endAt) result.error = t0 + opts.budgetMs <= deadlineAt - DEADLINE_RESERVE_MS ? 'time budget spent before any state was opened' : "no time left before the scan's deadline";
     else await Promise.race([explore(), hardStop]);
   } catch (err) {
     stopped = true;
