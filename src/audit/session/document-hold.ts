@@ -103,7 +103,8 @@ function withHeaders(current: Record<string, string>, extra: Record<string, stri
   return [...Object.entries(current).filter(([n]) => !names.has(n.toLowerCase())), ...Object.entries(extra)].map(([name, value]) => ({ name, value }));
 }
 
-function originOf(url: string): string | undefined {
+/** The URL's origin, undefined for an opaque one or a URL that does not parse. */
+export function originOf(url: string): string | undefined {
   try {
     const o = new URL(url).origin;
     return o === 'null' ? undefined : o;

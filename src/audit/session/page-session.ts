@@ -8,7 +8,7 @@ import { classifyNavigationError } from './classify-navigation-error.ts';
 import { installAxeLoader } from './in-page.ts';
 import { recordOrientationLocks } from '../engines/reflow/orientation.ts';
 import { requestHold } from './request-hold.ts';
-import { holdStill } from './document-hold.ts';
+import { holdStill, originOf } from './document-hold.ts';
 import { settle, trackChanges } from './settle.ts';
 import { setupSecrets } from '../../shared/typed-values.ts';
 import { parseRetryAfter, THROTTLE_STATUSES, type HostPacer } from '../../shared/politeness.ts';
@@ -497,14 +497,6 @@ function documentBreaksOff(page: Page): { failed: Promise<never>; stop: () => vo
   return { failed, stop };
 }
 
-function originOf(url: string): string | undefined {
-  try {
-    const o = new URL(url).origin;
-    return o === 'null' ? undefined : o;
-  } catch {
-    return undefined;
-  }
-}
 
 function pageError(code: PageError['code'], message: string, finalUrl: string | null, httpStatus: number | null, throttle?: Throttle): OpenPageResult {
   return { kind: 'page-error', error: { code, message }, finalUrl, httpStatus, ...(throttle ? { throttle } : {}) };

@@ -4,32 +4,23 @@ import { claimJudgementGroup, getCachedVerdicts, loadJudgementCandidates, releas
 import { insertSingleScan, saveScanResult } from '../../../src/db/repositories/scan.repository.ts';
 import type { NewFindingRecord } from '../../../src/shared/findings.ts';
 import { createTestDatabase } from '../../helpers/test-env.ts';
+import { findingRecord } from '../../helpers/finding-record.ts';
 
 // Storing AI-assisted judgement: candidates per page scan, verdicts per scope, and findings that
 // either stand on their own or annotate the heuristic finding of the same element and criterion.
 
-const finding = (over: Partial<NewFindingRecord>): NewFindingRecord => ({
-  ruleId: 'image-alt-filename',
-  type: 'needs_review',
-  severity: 'serious',
-  wcagCriterion: '1.1.1',
-  wcagCriteria: ['1.1.1'],
-  wcagLevel: 'A',
-  elementSelector: '#logo',
-  elementHtml: '<img id="logo" alt="logo.png">',
-  engineHelp: 'h',
-  engineDescription: 'd',
-  failureSummary: 'f',
-  helpUrl: null,
-  description: 'd',
-  fixSuggestion: 'f',
-  data: { engine: 'structure' },
-  fingerprint: 'fp-heuristic',
-  groupKey: 'g',
-  state: null,
-  viewport: null,
-  ...over,
-});
+const finding = (over: Partial<NewFindingRecord>): NewFindingRecord =>
+  findingRecord('fp-heuristic', {
+    ruleId: 'image-alt-filename',
+    type: 'needs_review',
+    severity: 'serious',
+    elementSelector: '#logo',
+    elementHtml: '<img id="logo" alt="logo.png">',
+    engineHelp: 'h',
+    data: { engine: 'structure' },
+    groupKey: 'g',
+    ...over,
+  });
 
 describe('judgement storage', () => {
   let t: Awaited<ReturnType<typeof createTestDatabase>>;

@@ -4,9 +4,9 @@ import type { Database } from '../../../src/db/database.ts';
 import { finishScan, insertSingleScan, purgeExpiredScans, saveScanResult } from '../../../src/db/repositories/scan.repository.ts';
 import { purgeExpiredSingleScans } from '../../../src/activities/persistence/index.ts';
 import type { ScanStatus } from '../../../src/shared/contracts.ts';
-import type { NewFindingRecord } from '../../../src/shared/findings.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { createTestDatabase } from '../../helpers/test-env.ts';
+import { findingRecord } from '../../helpers/finding-record.ts';
 
 // Retention of single-page scans: what is due goes with its findings, pictures, judgement
 // candidates and webhook; nothing of a crawl, nothing recent, nothing still running; each run is
@@ -15,27 +15,7 @@ import { createTestDatabase } from '../../helpers/test-env.ts';
 const DAY = 86_400_000;
 const logger = createLogger('test', 'silent');
 
-const finding = (fp: string): NewFindingRecord => ({
-  ruleId: 'image-alt',
-  type: 'confirmed',
-  severity: 'critical',
-  wcagCriterion: '1.1.1',
-  wcagLevel: 'A',
-  wcagCriteria: ['1.1.1'],
-  elementSelector: `#${fp}`,
-  elementHtml: '<img>',
-  engineHelp: 'Images must have alternative text',
-  engineDescription: 'd',
-  failureSummary: 'f',
-  helpUrl: null,
-  description: 'd',
-  fixSuggestion: 'f',
-  data: {},
-  fingerprint: fp,
-  groupKey: `g-${fp}`,
-  state: null,
-  viewport: null,
-});
+const finding = (fp: string) => findingRecord(fp);
 const shot = (fp: string) => ({ fingerprint: fp, groupKey: `g-${fp}`, mime: 'image/png', image: Buffer.from(`png ${fp}`), width: 3, height: 2 });
 
 let t: Awaited<ReturnType<typeof createTestDatabase>>;

@@ -3,33 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/db/database.ts';
 import { insertSingleScan, saveScanResult } from '../../../src/db/repositories/scan.repository.ts';
 import { scanFindingScreenshot, screenshotsOf } from '../../../src/db/repositories/screenshot.repository.ts';
-import type { NewFindingRecord } from '../../../src/shared/findings.ts';
 import { createTestDatabase } from '../../helpers/test-env.ts';
+import { findingRecord } from '../../helpers/finding-record.ts';
 
 // Storing pictures with a scan's findings: one per issue group and crawl, capped per crawl, even
 // when the crawl's pages are saved at the same moment; a retried save replaces them.
 
-const finding = (fp: string, groupKey: string): NewFindingRecord => ({
-  ruleId: 'button-name',
-  type: 'confirmed',
-  severity: 'critical',
-  wcagCriterion: '4.1.2',
-  wcagLevel: 'A',
-  wcagCriteria: ['4.1.2'],
-  elementSelector: `#${fp}`,
-  elementHtml: '<button></button>',
-  engineHelp: 'Buttons must have discernible text',
-  engineDescription: 'd',
-  failureSummary: 'f',
-  helpUrl: null,
-  description: 'd',
-  fixSuggestion: 'f',
-  data: {},
-  fingerprint: fp,
-  groupKey,
-  state: null,
-  viewport: null,
-});
+const finding = (fp: string, groupKey: string) =>
+  findingRecord(fp, { ruleId: 'button-name', wcagCriterion: '4.1.2', wcagCriteria: ['4.1.2'], elementHtml: '<button></button>', engineHelp: 'Buttons must have discernible text', groupKey });
 const shot = (fingerprint: string, groupKey: string) => ({ fingerprint, groupKey, mime: 'image/png', image: Buffer.from(`png ${fingerprint}`), width: 3, height: 2 });
 
 describe('finding screenshots in the database', () => {
