@@ -63,6 +63,8 @@ const tabs = createTabPool({
   maxPagesPerBrowser: config.browserMaxPages,
   logger,
 });
+// Chromium and one tab ready before the first page comes (a crawl's first page is scanned sooner).
+tabs.warm();
 const queues = taskQueues(config.taskQueuePrefix);
 const workers = await createWorkers({
   connection,

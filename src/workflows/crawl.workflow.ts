@@ -117,7 +117,9 @@ export async function CrawlWorkflow(started: CrawlWorkflowInput): Promise<CrawlW
     }
 
     let claims = 0;
-    let idleMs = 250;
+    /** A page was claimed (in this run, or the crawl was already under way when it continued as new). */
+    let started = state.run > 0;
+    let idleMs = started ? 250 : 100;
     // Pages are claimed in batches: once half the window has drained, not after every page (each
     // claim is an activity and a workflow task). Half a window in flight still keeps every scan
     // slot busy. (patched: runs that claimed page by page replay as they ran.)
@@ -143,9 +145,12 @@ export async function CrawlWorkflow(started: CrawlWorkflowInput): Promise<CrawlW
       if (claimed === 0 && inflight.size === 0) {
         if (discoveryDone) break;
         await sleep(idleMs);
-        idleMs = Math.min(idleMs * 2, 1000); // discovery may add a page any moment
+        // Discovery may add a page any moment: looked for often until the first one came (discovery
+        // registers the start page within a fetch or two), then at most once a second.
+        idleMs = Math.min(Math.round(idleMs * (started ? 2 : 1.5)), started ? 1000 : 500);
         continue;
       }
+      started = true;
       idleMs = 250;
       if (inflight.size > lowWater) await Promise.race(inflight.values());
       // The site's host takes no more pages now: the next claim waits for one of ours to finish

@@ -52,6 +52,11 @@ describe('discovery that survives the real web', () => {
   let moving: StaticServer;
   let failing: StaticServer;
   let broken: StaticServer;
+  let mapped: StaticServer;
+  /** Per request for mapped.test's sitemap: the crawl's pages registered by then. */
+  const pagesWhenSitemapRead: string[][] = [];
+  /** User agents of mapped.test's home page requests. */
+  const homeAgents: string[] = [];
   let failDiscovery = false;
   const names: string[] = [];
   const origins = new Map<StaticServer, string>();
@@ -120,6 +125,22 @@ describe('discovery that survives the real web', () => {
     });
     named(broken, 'broken.test');
 
+    // A site with a sitemap: the home page is a page of the crawl before the sitemap is read.
+    mapped = await startStaticServer();
+    const mo = named(mapped, 'mapped.test');
+    mapped.route('/robots.txt', raw('text/plain', `User-agent: *\nAllow: /\nSitemap: ${mo}/sitemap.xml\n`));
+    mapped.route('/sitemap.xml', async (req, res) => {
+      const rows = await env.db.selectFrom('pages').select('url').where('url', 'like', `${mo}/%`).execute();
+      pagesWhenSitemapRead.push(rows.map((r) => r.url));
+      raw('application/xml', sitemap(mo, ['/only-in-sitemap']))(req, res);
+    });
+    mapped.route('/', (req, res) => {
+      homeAgents.push(req.headers['user-agent'] ?? '');
+      return page('Mapped home', ['/linked'])(req, res);
+    });
+    mapped.route('/linked', page('Linked'));
+    mapped.route('/only-in-sitemap', page('Only in the sitemap'));
+
     const policy = createTargetPolicy({
       allowPrivate: false,
       allowHosts: [...names, ...['site.test', 'www.site.test', 'away.test', 'other.test'].map((h) => `${h}:${port}`)],
@@ -144,7 +165,7 @@ describe('discovery that survives the real web', () => {
   });
   afterAll(async () => {
     await env?.close();
-    for (const s of [hostile, shut, moving, failing, broken]) await s?.close();
+    for (const s of [hostile, shut, moving, failing, broken, mapped]) await s?.close();
   });
 
   async function crawlOf(url: string, body?: unknown) {
@@ -168,6 +189,16 @@ describe('discovery that survives the real web', () => {
     expect(hostile.hits).not.toContain('/private'); // disallowed in the first 500 KiB
     expect(hostile.hits).toContain('/a'); // disallowed only past 500 KiB
     expect(hostile.hits).not.toContain('/never-seen');
+  }, 180_000);
+
+  it('hands the start page to the scans before it reads the sitemaps, fetching it once', async () => {
+    const mo = origins.get(mapped)!;
+    const { crawl, paths } = await crawlOf(`${mo}/`);
+    expect(crawl).toMatchObject({ status: 'completed', totalPages: 3, scannedPages: 3 });
+    expect(paths).toEqual(['/', '/linked', '/only-in-sitemap']);
+    expect(pagesWhenSitemapRead).toEqual([[`${mo}/`]]);
+    // Discovery's one GET (its address resolved and its links read from the same answer), then the browser's.
+    expect(homeAgents.filter((a) => a.includes('; discovery)'))).toHaveLength(1);
   }, 180_000);
 
   it('obeys robots.txt for the home page too, and crawls what it allows', async () => {

@@ -202,6 +202,18 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
     }
   }
 
+  /**
+   * The crawl's start page, registered from the answer read while its address was resolved, so
+   * the scans can start before the sitemaps are read. Only the page: the frontier is written with
+   * the sitemaps' URLs (a run that stops in between reads them again). Says whether it was added.
+   */
+  async function registerStartPage(crawlId: string, siteId: string, item: FrontierUrl, answer: Extract<FetchOutcome, { kind: 'html' }>): Promise<boolean> {
+    const url = landedAt(answer.finalUrl, item.url)!;
+    if (!urlWithinLimit(url)) return false;
+    const reg = await registerPage(deps.db, { crawlId, siteId, url, path: pathOf(url), depth: item.depth, via: item.via, httpStatus: answer.status });
+    return reg.added;
+  }
+
   return {
     /**
      * Breadth-first discovery over plain HTTP from the site's base URL plus its sitemaps. Pages are
@@ -238,6 +250,8 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
       for (const [id, w] of walks) if (Date.now() - w.at > WALK_KEPT_MS) walks.delete(id);
       let auth = cached?.auth;
       let robots: Robots;
+      /** The start page, registered before the sitemaps were read; its links are followed below. */
+      let early: { item: FrontierUrl & { attempts: number }; answer: FetchOutcome } | undefined;
       let siteUrl = cached?.siteUrl ?? site.baseUrl;
       if (cached) robots = cached.robots;
       else {
@@ -256,6 +270,8 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
         await pacer.setCrawlDelay(site.baseUrl, robots.crawlDelay);
         // A run resuming elsewhere (another worker, or a retry) finds the home page and sitemaps already read.
         const seeded = (await countFrontierUrls(deps.db, crawl.id)) > 0;
+        /** The home page's answer, fetched while its address was resolved: not fetched again. */
+        let homeAnswer: FetchOutcome | undefined;
         if (!seeded && robots.isAllowed(normalizeUrl(siteUrl)!)) {
           // The site's home page as users type it may live on www. (or the reverse): follow that.
           const home = await resolveHome(site.baseUrl);
@@ -274,12 +290,19 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
             budget.take();
             robots = await readRobots(siteUrl, deps.policy, o.fetchTimeoutMs, auth?.fetch, patient);
             await pacer.setCrawlDelay(siteUrl, robots.crawlDelay);
-          }
+          } else if (!auth) homeAnswer = home.answer; // (with a set-up, pages are fetched with its session)
         }
         heartbeat();
         if (!seeded) {
           const home = normalizeUrl(siteUrl)!;
           const seed: FrontierUrl[] = robots.isAllowed(home) ? [{ url: home, depth: 0, via: 'root' }] : [];
+          // The start page is handed to the scans now, before the sitemaps are read (a site's
+          // sitemaps can take many fetches); its links join the frontier with the sitemaps' URLs,
+          // so a run that stops in between reads the sitemaps again.
+          if (seed.length > 0 && homeAnswer?.kind === 'html') {
+            early = { item: { ...seed[0]!, attempts: 0 }, answer: homeAnswer };
+            if (await registerStartPage(crawl.id, site.id, early.item, homeAnswer)) found = await countCrawlPages(deps.db, crawl.id);
+          }
           const sitemaps = await readSitemaps(siteUrl, robots.sitemaps, deps.policy, {
             timeoutMs: o.fetchTimeoutMs,
             maxUrls: crawl.maxPages * 2,
@@ -329,6 +352,45 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
         await skipped.flush(deps.db, crawl.id);
         return true;
       };
+
+      /** One fetched URL of the frontier: a page (its links followed), a URL to fetch again later, or nothing. */
+      const follow = async (item: FrontierUrl & { attempts: number }, answer: FetchOutcome): Promise<void> => {
+        let outcome = answer;
+        if (outcome.kind === 'throttled') {
+          // 429 or 503: not the page's answer, and never a broken link. The URL waits for the
+          // pause the site asked for (recorded by the fetch) and is fetched again; only a site
+          // that keeps pushing back for all its tries makes it a failed page.
+          if (item.attempts + 1 < THROTTLE_ATTEMPTS) {
+            const wait = throttleWaitMs(item.attempts + 1, outcome.retryAfterMs);
+            onWait(wait);
+            await deferUrl(deps.db, crawl.id, item.url, wait);
+            return;
+          }
+          outcome = {
+            kind: 'unreachable',
+            finalUrl: outcome.finalUrl,
+            code: 'rate_limited',
+            message: `the site limited the crawl: it answered HTTP ${outcome.status} to ${THROTTLE_ATTEMPTS} tries over the waits it asked for`,
+          };
+        }
+        if (found < crawl.maxPages) {
+          const next = await record(crawl.id, site.id, siteUrl, item, outcome, skipped);
+          if (next.added) found = await countCrawlPages(deps.db, crawl.id);
+          const links: FrontierUrl[] = [];
+          for (const link of next.links) {
+            if (known.has(link)) continue;
+            known.add(link);
+            if (!followable(link, item.depth + 1)) continue;
+            links.push({ url: link, depth: item.depth + 1, via: 'link' });
+          }
+          await enqueueUrls(deps.db, crawl.id, links);
+        }
+        await markUrlDone(deps.db, crawl.id, item.url, outcome.kind);
+      };
+      if (early) {
+        await follow(early.item, early.answer);
+        await skipped.flush(deps.db, crawl.id);
+      }
 
       // Carried from run to run by the workflow while discovery waits with its slot handed back.
       let progress: WaitProgress = input.progress ?? { mark: '', at: Date.now() };
@@ -409,36 +471,7 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
             // Still the login form: the URL is a page (its scan logs in on its own), but its links stay unknown.
             if (outcome.kind === 'html' && auth.isLogin(outcome.finalUrl)) outcome = { ...outcome, finalUrl: item.url, body: '' };
           }
-          if (outcome.kind === 'throttled') {
-            // 429 or 503: not the page's answer, and never a broken link. The URL waits for the
-            // pause the site asked for (recorded by the fetch) and is fetched again; only a site
-            // that keeps pushing back for all its tries makes it a failed page.
-            if (item.attempts + 1 < THROTTLE_ATTEMPTS) {
-              const wait = throttleWaitMs(item.attempts + 1, outcome.retryAfterMs);
-              onWait(wait);
-              await deferUrl(deps.db, crawl.id, item.url, wait);
-              continue;
-            }
-            outcome = {
-              kind: 'unreachable',
-              finalUrl: outcome.finalUrl,
-              code: 'rate_limited',
-              message: `the site limited the crawl: it answered HTTP ${outcome.status} to ${THROTTLE_ATTEMPTS} tries over the waits it asked for`,
-            };
-          }
-          if (found < crawl.maxPages) {
-            const next = await record(crawl.id, site.id, siteUrl, item, outcome, skipped);
-            if (next.added) found = await countCrawlPages(deps.db, crawl.id);
-            const links: FrontierUrl[] = [];
-            for (const link of next.links) {
-              if (known.has(link)) continue;
-              known.add(link);
-              if (!followable(link, item.depth + 1)) continue;
-              links.push({ url: link, depth: item.depth + 1, via: 'link' });
-            }
-            await enqueueUrls(deps.db, crawl.id, links);
-          }
-          await markUrlDone(deps.db, crawl.id, item.url, outcome.kind);
+          await follow(item, outcome);
         }
         await skipped.flush(deps.db, crawl.id);
         await flushWaited();
@@ -454,13 +487,16 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
       log.info({ totalPages: found, fetches: budget.used, stoppedBy: stoppedBy?.code }, 'discovery finished');
       return { totalPages: found };
 
-      /** Follows the home page's moves between host and www.host (and to https); any other move off the host is reported. */
-      async function resolveHome(start: string): Promise<{ kind: 'home'; url: string } | { kind: 'off-site'; location: string }> {
+      /**
+       * Follows the home page's moves between host and www.host (and to https); any other move off
+       * the host is reported. The home page's own answer comes back with it (what a walk would fetch).
+       */
+      async function resolveHome(start: string): Promise<{ kind: 'home'; url: string; answer?: FetchOutcome } | { kind: 'off-site'; location: string }> {
         let url = start;
         for (let moves = 0; moves <= MAX_HOME_MOVES; moves++) {
           budget.take();
           const r = await patient(url, { siteUrl: url, policy: deps.policy, timeoutMs: o.fetchTimeoutMs, retries: 1 });
-          if (r.kind !== 'off-site') return { kind: 'home', url };
+          if (r.kind !== 'off-site') return { kind: 'home', url, answer: r };
           if (!sameSiteMove(url, r.location)) return { kind: 'off-site', location: r.location };
           url = normalizeUrl(r.location)!;
         }

@@ -118,6 +118,8 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
     const tagged = !isDesktopOnly(viewports);
     // The later viewports share what the activity's own timeout leaves after the first.
     const budgetEnd = Date.now() + (ctx.info.startToCloseTimeoutMs || DEFAULT_ACTIVITY_TIMEOUT_MS) - ACTIVITY_MARGIN_MS;
+    const startedAt = Date.now();
+    const stages: string[] = [];
     let stage = 'Starting';
     const stopHeartbeat = startHeartbeat(() => ({ stage }));
     // A flow is run once per page: its end state is checked at the later viewports in the tab that
@@ -157,6 +159,7 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
               // For the model, at the first viewport; not of a flow's end state (it may show what the flow typed).
               judgementCandidates: viewport === viewports[0] && !flow && deps.judge !== undefined,
               onStage: async (s) => {
+                stages.push(`${s}@${Date.now() - startedAt}`);
                 stage = tagged ? `${s} at ${viewportKey(viewport)}` : s;
                 ctx.heartbeat({ stage });
                 await onStage?.(s);
@@ -261,6 +264,7 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
         return result;
       }
       await pacer.succeeded(url);
+      deps.logger.debug({ scanId, url, ms: Date.now() - startedAt, engines: Object.fromEntries(result.engines.map((e) => [e.engine, e.ms])), stages }, 'page checked');
       // The score counts every finding; only the stored list is capped.
       const score = pageScore(result.findings);
       const { kept, leftOut } = capFindings(result.findings);

@@ -48,6 +48,8 @@ export interface TabPoolStats {
   opened: number;
   reused: number;
   browsersRetired: number;
+  /** New owners that got the spare tab (see `warm`). */
+  spares: number;
 }
 
 /**
@@ -66,6 +68,12 @@ export interface TabPool {
    * `viewport` (default desktop): the owner's tabs of one viewport are never handed out for another.
    */
   use<T>(owner: string, fn: (tab: Tab) => Promise<T>, opts?: { keep?: boolean; auth?: () => Promise<SiteAuthLoad>; viewport?: ViewportName }): Promise<T>;
+  /**
+   * Launches Chromium and opens one spare tab that has never loaded a page, so the next owner
+   * (a new crawl or scan) starts at once instead of waiting for a browser and a context. Called
+   * when the worker starts; a spare that is taken is replaced in the background.
+   */
+  warm(): void;
   stats(): TabPoolStats;
   close(): Promise<void>;
 }
@@ -87,7 +95,7 @@ export function createTabPool(opts: TabPoolOptions): TabPool {
   const entries = new Set<Entry>();
   const pagesOn = new WeakMap<Browser, number>();
   const retired = new Set<Browser>();
-  const stats = { opened: 0, reused: 0, browsersRetired: 0 };
+  const stats = { opened: 0, reused: 0, browsersRetired: 0, spares: 0 };
 
   async function closeEntry(e: Entry): Promise<void> {
     entries.delete(e);
@@ -134,6 +142,18 @@ export function createTabPool(opts: TabPoolOptions): TabPool {
       browser = await opts.browser.get();
     }
     const load = await auth?.();
+    // Without a set-up at the desktop window, the spare tab fits any owner: it never loaded a page.
+    if (key === 'desktop' && (load === undefined || load.kind === 'none')) {
+      const ready = await takeSpare(browser);
+      if (ready) {
+        stats.opened++;
+        stats.spares++;
+        const e: Entry = { owner, viewport: key, tab: ready };
+        entries.add(e);
+        warm();
+        return e;
+      }
+    }
     const tab = await openTab({
       browser,
       policy: opts.policy,
@@ -146,6 +166,36 @@ export function createTabPool(opts: TabPoolOptions): TabPool {
     const e: Entry = { owner, viewport: key, tab };
     entries.add(e);
     return e;
+  }
+
+  /** A desktop tab without a set-up opened ahead of need, and its opening while under way. */
+  let spare: Tab | undefined;
+  let opening: Promise<void> | undefined;
+  let closed = false;
+  function warm(): void {
+    if (spare || opening || closed) return;
+    opening = (async () => {
+      try {
+        const browser = await opts.browser.get();
+        const tab = await openTab({ browser, policy: opts.policy, pageLoadTimeoutMs: opts.pageLoadTimeoutMs, ...(opts.pacer ? { pacer: opts.pacer } : {}) });
+        if (closed) await tab.close();
+        else spare = tab;
+      } catch (err) {
+        opts.logger?.warn({ err: (err as Error).message }, 'could not open a spare tab; the next page opens its own');
+      } finally {
+        opening = undefined;
+      }
+    })();
+  }
+  /** The spare tab if it is on `browser` (one being opened is waited for), else none. */
+  async function takeSpare(browser: Browser): Promise<Tab | undefined> {
+    await opening;
+    const tab = spare;
+    spare = undefined;
+    if (!tab) return undefined;
+    if (tab.browser === browser && !tab.broken) return tab;
+    await tab.close();
+    return undefined;
   }
 
   async function release(e: Entry, keep: boolean): Promise<void> {
@@ -177,8 +227,13 @@ export function createTabPool(opts: TabPoolOptions): TabPool {
       const idle = [...entries].filter((e) => e.idleSince !== undefined).length;
       return { open: entries.size, idle, ...stats };
     },
+    warm,
     async close() {
-      await Promise.all([...entries].map(closeEntry));
+      closed = true;
+      await opening;
+      const last = spare;
+      spare = undefined;
+      await Promise.all([...[...entries].map(closeEntry), last?.close()]);
     },
   };
 }

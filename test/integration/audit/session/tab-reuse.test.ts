@@ -129,6 +129,29 @@ describe('one tab per slot and crawl, navigated from page to page', () => {
     expect(tabs.stats()).toMatchObject({ opened: 2, reused: 0, open: 1 });
   });
 
+  it('a warmed pool hands its spare tab to the next new owner, one owner each, and never to a site with a set-up', async () => {
+    const tabs = pool(2);
+    tabs.warm();
+    expect(tabs.stats()).toMatchObject({ opened: 0, open: 0, spares: 0 });
+    // The first owner gets the spare: it has never loaded a page, so its first load is its first page.
+    const first = await tabs.use('crawl:warm-a', async (tab) => ({ pages: tab.pages, tab }));
+    expect(first.pages).toBe(0);
+    expect(tabs.stats()).toMatchObject({ opened: 1, spares: 1 });
+    // A replacement spare is opened in the background; the next owner gets that one, not A's tab.
+    const second = await tabs.use('crawl:warm-b', async (tab) => tab);
+    expect(second).not.toBe(first.tab);
+    expect(tabs.stats()).toMatchObject({ opened: 2, spares: 2 });
+    // A site with a set-up (headers, cookies, a login) never gets the spare: its context carries the set-up.
+    const withSetup = await tabs.use('crawl:warm-c', async (tab) => tab, {
+      auth: async () => ({ kind: 'auth', auth: { origin: server.origin, setup: { headers: { 'x-audit': '1' } } } }),
+    });
+    expect(withSetup).not.toBe(first.tab);
+    expect(withSetup).not.toBe(second);
+    expect(tabs.stats().spares).toBe(2);
+    const litter = await litterThenLook(tabs, 'crawl:warm-d', 'crawl:warm-e');
+    expect(litter.seen).toEqual(NOTHING);
+  });
+
   it('reuses the tab within a crawl, and the next page still starts as a first visit', async () => {
     const tabs = pool(2);
     const { seen, cookieHeader } = await litterThenLook(tabs, 'crawl:c', 'crawl:c');
