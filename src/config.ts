@@ -87,6 +87,18 @@ export const configSchema = z.object({
   HOST_CONCURRENCY: intIn(1, 64, 4),
   /** robots.txt's Crawl-delay is honoured up to this many ms between a host's page fetches. */
   CRAWL_DELAY_MAX_MS: intIn(0, 60_000, 10_000),
+  /**
+   * How long a crawl page's audit may be reused by later crawls when nothing it loaded changed:
+   * `30d`, `12h`, `90m`, `45s`, or a number of days; 0 or `off`: every page is audited afresh.
+   */
+  REUSE_MAX_AGE: z
+    .string()
+    .default('30d')
+    .transform((v, ctx) => {
+      const ms = reuseMaxAgeMs(v);
+      if (ms === undefined) ctx.addIssue({ code: 'custom', message: 'a duration such as 30d, 12h, 90m or 45s, a number of days, or off' });
+      return ms ?? 0;
+    }),
   /** Days a single-page scan is kept after it ended (its findings and pictures with it); 0 or `off`: for ever. */
   SCAN_RETENTION_DAYS: z
     .union([z.literal('off'), z.coerce.number().int().min(0).max(36_500)], { error: 'a number of days (0 to 36500) or off' })
@@ -178,6 +190,8 @@ export interface Config {
   readonly politeness: { readonly hostConcurrency: number; readonly crawlDelayMaxMs: number };
   /** Days a single-page scan is kept after it ended (retention); null: for ever. */
   readonly scanRetentionDays: number | null;
+  /** REUSE_MAX_AGE in ms: how long an unchanged page's audit is reused by later crawls; 0: never. */
+  readonly reuseMaxAgeMs: number;
   readonly scanRateLimit: number;
   /** Crawl starts per client and hour (0 = off). */
   readonly crawlRateLimit: number;
@@ -263,6 +277,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     crawlsKeptPerSite: c.CRAWLS_KEPT_PER_SITE,
     politeness: Object.freeze({ hostConcurrency: c.HOST_CONCURRENCY, crawlDelayMaxMs: c.CRAWL_DELAY_MAX_MS }),
     scanRetentionDays: c.SCAN_RETENTION_DAYS === 'off' || c.SCAN_RETENTION_DAYS === 0 ? null : c.SCAN_RETENTION_DAYS,
+    reuseMaxAgeMs: c.REUSE_MAX_AGE,
     scanRateLimit: c.SCAN_RATE_LIMIT,
     crawlRateLimit: c.CRAWL_RATE_LIMIT,
     apiKeys: Object.freeze(apiKeys),
@@ -287,4 +302,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
  */
 export function defaultPageScanSlots(cores = availableParallelism()): number {
   return Math.min(8, Math.max(3, cores + 1));
+}
+
+const DURATION_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** REUSE_MAX_AGE read: `30d`, `12h`, `90m`, `45s`, a number of days, or 0/`off`; undefined when it is none of those. */
+export function reuseMaxAgeMs(v: string): number | undefined {
+  const t = v.trim().toLowerCase();
+  if (t === 'off') return 0;
+  const m = /^(\d+(?:\.\d+)?)\s*([smhd]?)$/.exec(t);
+  if (!m) return undefined;
+  const ms = Math.round(Number(m[1]) * DURATION_UNITS[m[2] || 'd']!);
+  return ms <= 10 * 365 * DURATION_UNITS.d! ? ms : undefined;
 }

@@ -78,6 +78,8 @@ export function crawlDto(c: CrawlRecord) {
     brokenLinks: c.brokenLinks,
     skippedUrls: c.skippedUrls,
     throttledMs: c.throttledMs,
+    reuse: c.reuse,
+    pagesReused: c.pagesReused,
     maxPages: c.maxPages,
     viewports: c.viewports,
     overallScore: c.overallScore,
@@ -138,6 +140,7 @@ export function pageScanDto(s: PageScanHistoryEntry) {
     scannedAt: iso(s.completedAt),
     durationMs: s.durationMs,
     error: s.error,
+    reusedFrom: s.reusedFrom,
   };
 }
 

@@ -15,7 +15,7 @@ import type { AppDeps } from './env.ts';
 import { ApiError } from './errors.ts';
 
 /** A crawl's workflow input: one crawl started through the API (`crawlId`), or every run of a Schedule (`scheduledBy`). */
-type CrawlSettings = { siteId: string; maxPages: number; viewports?: readonly ViewportName[] };
+type CrawlSettings = { siteId: string; maxPages: number; viewports?: readonly ViewportName[]; reuse?: boolean };
 export function crawlWorkflowInput(deps: AppDeps, crawl: CrawlSettings & { crawlId: string }): CrawlWorkflowInput & { crawlId: string };
 export function crawlWorkflowInput(deps: AppDeps, crawl: CrawlSettings & { scheduledBy: ScheduledBy }): CrawlWorkflowInput;
 export function crawlWorkflowInput(deps: AppDeps, crawl: CrawlSettings & ({ crawlId: string } | { scheduledBy: ScheduledBy })): CrawlWorkflowInput {
@@ -30,6 +30,7 @@ export function crawlWorkflowInput(deps: AppDeps, crawl: CrawlSettings & ({ craw
     discovery: { ...DEFAULT_DISCOVERY_OPTIONS, ...deps.discoveryOptions },
     enrichment: deps.enrichmentRetry,
     ...('scheduledBy' in crawl ? { scheduledBy: crawl.scheduledBy } : {}),
+    ...(crawl.reuse === false ? { reuse: false as const } : {}),
   };
 }
 
@@ -91,7 +92,7 @@ export async function startCrawlWorkflow(deps: AppDeps, input: CrawlWorkflowInpu
     args: [input],
     workflowIdConflictPolicy: 'FAIL',
     typedSearchAttributes: crawlSearchAttributes(input.siteId, input.crawlId),
-    memo: { hostname, maxPages: input.maxPages, ...(input.viewports ? { viewports: input.viewports } : {}) },
+    memo: { hostname, maxPages: input.maxPages, ...(input.viewports ? { viewports: input.viewports } : {}), ...(input.reuse === false ? { reuse: false } : {}) },
   });
   try {
     return await deps.temporal.connection.withDeadline(Date.now() + OPEN_WAIT_MS, () =>
@@ -128,7 +129,7 @@ export async function startingCrawl(deps: AppDeps, siteId: string, crawlId: stri
   // The row may have been written between the caller's read and this one.
   const row = await findCrawl(deps.db, crawlId);
   if (row) return row;
-  const memo = (await d.memo) as { maxPages?: number; viewports?: unknown } | undefined;
+  const memo = (await d.memo) as { maxPages?: number; viewports?: unknown; reuse?: boolean } | undefined;
   return {
     id: crawlId,
     siteId,
@@ -147,6 +148,8 @@ export async function startingCrawl(deps: AppDeps, siteId: string, crawlId: stri
     brokenLinks: 0,
     skippedUrls: 0,
     throttledMs: 0,
+    reuse: memo?.reuse !== false,
+    pagesReused: 0,
     resultsDeletedAt: null,
     enrichment: { calls: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0 },
     error: null,

@@ -14,6 +14,7 @@ import type { RenderedView } from './links/rendered-view.ts';
 import { exploreStates, type StateExplorationOptions } from './states/explore.ts';
 import { collectJudgementCandidates } from './judgement/collect.ts';
 import type { PageCandidates } from '../shared/judgement.ts';
+import { buildManifest, type ResourceManifest } from './reuse/manifest.ts';
 import { mentionsAny, scrubberFor, scrubDeep, withoutFieldValues } from '../shared/typed-values.ts';
 
 export interface ScanUrlOptions {
@@ -59,6 +60,8 @@ export interface ScanUrlOptions {
   states?: StateExplorationOptions;
   /** Collect the candidates of AI-assisted judgement from the default state (only when a model is configured). */
   judgementCandidates?: boolean;
+  /** Record what the page loaded for its audit (crawl pages: page reuse's manifest). */
+  recordResources?: boolean;
 }
 
 export const DEFAULT_SCAN_DEADLINE_MS = 120_000;
@@ -102,6 +105,8 @@ export type ScanUrlResult =
       candidates?: PageCandidates;
       /** With `flow` and `laterViewports`: the end state's findings at each later viewport. */
       laterViewports?: LaterViewportRun[];
+      /** With `recordResources`: what the page loaded for its audit, and whether a later crawl can check it again. */
+      manifest?: ResourceManifest;
     }
   /** `throttle`: the site answered 429 or 503 to the page or to what it needs to render (see page-session.ts). */
   | { kind: 'page-error'; error: PageError; finalUrl: string | null; httpStatus: number | null; throttle?: Throttle };
@@ -130,10 +135,12 @@ export async function scanUrl(url: string, opts: ScanUrlOptions): Promise<ScanUr
     // checks (a navigation of its own that slipped through before it was held still) is loaded
     // once more. A flow is never run twice (it would send its forms again).
     const scan = () =>
-      runScan(url, { ...opts, signal, deadlineAt }, tab).catch((err: unknown) => {
-        if (opts.flow || signal.aborted || tab.broken || !DOCUMENT_GONE.test(String(err))) throw err;
-        return runScan(url, { ...opts, signal, deadlineAt }, tab);
-      });
+      recorded(url, opts, tab, () =>
+        runScan(url, { ...opts, signal, deadlineAt }, tab).catch((err: unknown) => {
+          if (opts.flow || signal.aborted || tab.broken || !DOCUMENT_GONE.test(String(err))) throw err;
+          return runScan(url, { ...opts, signal, deadlineAt }, tab);
+        }),
+      );
     const outcome = await Promise.race([scan(), expired]).catch((err: unknown) => {
       if (deadline.signal.aborted && !opts.signal?.aborted && !tab.crashed) return 'expired' as const;
       throw err;
@@ -152,6 +159,24 @@ export async function scanUrl(url: string, opts: ScanUrlOptions): Promise<ScanUr
     // Closing a context whose renderer is stuck may itself take a while: never wait long for it.
     if (!opts.tab || signal.aborted) await Promise.race([tab.close(), new Promise((r) => setTimeout(r, 5000))]);
   }
+}
+
+/**
+ * Runs the scan while the tab records what the page loads, and adds the manifest to a scanned
+ * result: everything the audit fetched, from the page's load to its last check (states, reloads).
+ * A flow's end state is never reused (its flow sends forms), so it records nothing.
+ */
+async function recorded(url: string, opts: ScanUrlOptions, tab: Tab, run: () => Promise<ScanUrlResult>): Promise<ScanUrlResult> {
+  if (!opts.recordResources || opts.flow) return run();
+  const recording = tab.recordResources();
+  let result: ScanUrlResult | undefined;
+  try {
+    result = await run();
+  } finally {
+    const seen = await recording.stop();
+    if (result?.kind === 'scanned') result.manifest = buildManifest(url, seen, { refusedByProxy: result.blocked.length });
+  }
+  return result;
 }
 
 /** What a check throws when the document it was looking at went away (the page navigated). */

@@ -2,6 +2,7 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
 import type { DiscoveredVia, InteractionState, ScanCoverage, ViewportName } from '../shared/contracts.ts';
 import type { JudgementCandidate } from '../shared/judgement.ts';
 import type { PageWaysFacts } from '../shared/page-titles.ts';
+import type { ResourceManifest, StoredRendered } from '../shared/page-reuse.ts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string | T, string | T>;
@@ -37,6 +38,16 @@ export interface PageScansTable {
   duration_ms: number | null;
   /** A flow page's scan: when the flow's steps were done (they are never run again for this scan). */
   flow_ran_at: Timestamp | null;
+  /** What a crawl page loaded for its audit, or why that cannot be checked again (page reuse, src/audit/reuse). */
+  resources: Json<ResourceManifest> | null;
+  /** The engines' versions and the settings that decide findings, hashed (page reuse). */
+  audit_key: string | null;
+  /** A crawl page's rendered links and view as handed to discovery (a reused page hands them over again). */
+  rendered: Json<StoredRendered> | null;
+  /** A reused page: the scan whose audit it carries. */
+  reused_from_scan_id: string | null;
+  /** A reused page: when the audit it carries ran (null: this scan's own `completed_at`). */
+  audited_at: Timestamp | null;
 }
 
 export interface FindingsTable {
@@ -119,6 +130,10 @@ export interface CrawlsTable {
   event_seq: Generated<number>;
   /** The viewports each page is checked at; null: desktop only. */
   viewports: Json<ViewportName[]> | null;
+  /** False: `{"reuse": false}`, every page audited afresh. */
+  reuse: Generated<boolean>;
+  /** Pages whose last audit was reused (nothing they loaded changed). */
+  reused_pages: Generated<number>;
   /** How long the crawl's fetches waited for the site in all (Crawl-delay, 429/503 waits), summed over fetches. */
   throttled_ms: ColumnType<number, number | undefined, number>;
   created_at: Generated<Date>;

@@ -48,7 +48,7 @@ export interface FetchAuth {
 }
 
 /** The body up to `cap` bytes; the read stops (and the connection is dropped) past it. */
-async function readCapped(res: Response, cap: number): Promise<{ raw: Buffer; truncated: boolean }> {
+export async function readCapped(res: Response, cap: number): Promise<{ raw: Buffer; truncated: boolean }> {
   if (!res.body) return { raw: Buffer.alloc(0), truncated: false };
   const chunks: Buffer[] = [];
   let size = 0;
@@ -86,7 +86,7 @@ export async function decodeBody(raw: Buffer, cap: number): Promise<{ ok: true; 
 }
 
 /** The policy's reason when the pool's lookup refused the address a name resolved to. */
-function forbiddenReason(err: unknown): string | undefined {
+export function forbiddenReason(err: unknown): string | undefined {
   for (let e: any = err, depth = 0; e && depth < 4; e = e.cause, depth++) if (e.code === 'EFORBIDDEN') return String(e.message);
   return undefined;
 }

@@ -117,6 +117,8 @@ export interface CrawlWorkflowInput {
   enrichment?: { maximumAttempts: number; initialIntervalMs: number };
   /** Set on crawls a Temporal Schedule starts: the schedule as the API was given it (informative only). */
   scheduledBy?: ScheduledBy;
+  /** `false`: every page is audited afresh; absent: a page whose last audit loaded nothing that changed reuses it. */
+  reuse?: false;
 }
 
 /** A site's re-crawl schedule: a cron expression or an interval (`6h`, `1d`), in a time zone. */

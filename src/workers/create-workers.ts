@@ -41,6 +41,8 @@ export interface WorkerDeps {
   crawlsKeptPerSite?: number;
   /** Days a single-page scan is kept after it ended (SCAN_RETENTION_DAYS); null: for ever. */
   scanRetentionDays?: number | null;
+  /** How long an unchanged crawl page's audit is reused (REUSE_MAX_AGE, ms); 0: never; unset: 30 days. */
+  reuseMaxAgeMs?: number;
   /** Opens sites' authentication set-ups (SECRETS_KEY): scans and discovery read them from the database by site id. */
   secretsKey?: SecretsKey;
   /** Writes issue texts: chosen once from configuration (`createEnricher`). */

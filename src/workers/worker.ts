@@ -88,6 +88,7 @@ const workers = await createWorkers({
   scanStates: config.scanStates,
   crawlsKeptPerSite: config.crawlsKeptPerSite,
   scanRetentionDays: config.scanRetentionDays,
+  reuseMaxAgeMs: config.reuseMaxAgeMs,
   secretsKey: config.secretsKey,
   enricher: createEnricher(config.openai, db, logger),
   judge: createJudgeFor(config.openai, db, logger),

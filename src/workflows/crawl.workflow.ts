@@ -60,17 +60,29 @@ export async function CrawlWorkflow(started: CrawlWorkflowInput): Promise<CrawlW
    * does not, and both wait on the same activity.
    */
   let opening: Promise<OpenCrawlResult> | undefined;
-  const crawlRow = { crawlId, siteId: input.siteId, maxPages: input.maxPages, ...(input.viewports ? { viewports: input.viewports } : {}) };
+  const crawlRow = { crawlId, siteId: input.siteId, maxPages: input.maxPages, ...(input.viewports ? { viewports: input.viewports } : {}), ...(input.reuse === false ? { reuse: false } : {}) };
   const openCrawl = () => (opening ??= db.openCrawl(crawlRow));
   if (!state.opened && !state.discoveryStarted) setHandler(openCrawlUpdate, () => openCrawl());
 
   /** Pages whose scan has not ended (the rest of `inflight` is being enriched): what the site's host carries now. */
   const scanning = new Set<string>();
 
-  /** Scan then enrich one page; never rejects, so one page cannot stop the crawl. */
+  // Page reuse: a page whose last audit loaded nothing that changed carries that audit over
+  // (reuseUnchangedPage) instead of opening a tab. (patched: runs under way when it shipped replay without it.)
+  const reusing = patched('page-reuse') && input.reuse !== false;
+
+  /** Reuse, else scan then enrich one page; never rejects, so one page cannot stop the crawl. */
   async function processPage(pageId: string): Promise<void> {
     scanning.add(pageId);
     try {
+      if (reusing) {
+        // Reuse is an optimisation: its failure leaves the page to be scanned, never failed.
+        const reused = await browser.reuseUnchangedPage({ crawlId, pageId }).catch((err: unknown) => {
+          if (isCancellation(err)) throw err;
+          return undefined;
+        });
+        if (reused?.reused || (reused && 'ended' in reused && reused.ended)) return;
+      }
       const scanned = await browser.scanCrawlPage({ crawlId, pageId });
       if (scanned.kind === 'page-error') return;
     } catch (err) {

@@ -138,6 +138,7 @@ export async function createTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv>
       scanStates: config.scanStates,
       crawlsKeptPerSite: config.crawlsKeptPerSite,
       scanRetentionDays: config.scanRetentionDays,
+      reuseMaxAgeMs: config.reuseMaxAgeMs,
       secretsKey: config.secretsKey,
       enricher: createEnricher(config.openai, database.db, logger),
       judge: createJudgeFor(config.openai, database.db, logger),

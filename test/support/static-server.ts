@@ -27,6 +27,11 @@ export interface StaticServerOptions {
   host?: string;
   /** A fixed port (a free one by default). */
   port?: number;
+  /**
+   * Files are answered as nginx answers them: `ETag` (size and mtime) and `Last-Modified`, and 304 to
+   * a matching `If-None-Match` / `If-Modified-Since`, instead of `Cache-Control: no-store`.
+   */
+  validators?: boolean;
 }
 
 export interface StaticServer {
@@ -118,7 +123,7 @@ function notFound(res: ServerResponse): void {
 }
 
 /** The file under `base` a request asks for: 400 for an undecodable path, 403 outside `base`, 404 when missing. */
-function serveFile(base: string, pathname: string, req: IncomingMessage, res: ServerResponse): void {
+function serveFile(base: string, pathname: string, req: IncomingMessage, res: ServerResponse, validators = false): void {
   let decoded: string;
   try {
     decoded = decodeURIComponent(pathname);
@@ -143,6 +148,19 @@ function serveFile(base: string, pathname: string, req: IncomingMessage, res: Se
   }
   if (!st?.isFile()) return notFound(res);
   const headers: Record<string, string | number> = { 'content-type': contentType(file), 'accept-ranges': 'bytes', 'cache-control': 'no-store' };
+  if (validators) {
+    delete headers['cache-control'];
+    const etag = `"${Math.floor(st.mtimeMs).toString(16)}-${st.size.toString(16)}"`;
+    const lastModified = new Date(Math.floor(st.mtimeMs / 1000) * 1000).toUTCString();
+    headers.etag = etag;
+    headers['last-modified'] = lastModified;
+    const inm = req.headers['if-none-match'];
+    const ims = req.headers['if-modified-since'];
+    if (inm !== undefined ? inm === etag : ims !== undefined && Date.parse(ims) >= Date.parse(lastModified)) {
+      res.writeHead(304, { etag, 'last-modified': lastModified }).end();
+      return;
+    }
+  }
   // Byte ranges, so <video> and <audio> load the way they do from a real server.
   const range = req.headers.range ? parseRange(req.headers.range, st.size) : undefined;
   if (range === null) {
@@ -186,7 +204,7 @@ export async function startStaticServer(routes: Record<string, Handler> = {}, op
       res.writeHead(302, { location: opts.rootRedirect }).end();
       return;
     }
-    if (base !== undefined) return serveFile(base, url.pathname, req, res);
+    if (base !== undefined) return serveFile(base, url.pathname, req, res, opts.validators);
     notFound(res);
   });
   server.on('connection', (s) => {

@@ -31,6 +31,9 @@ import { TabCrashedError, type TabPool } from '../../audit/session/tab-pool.ts';
 import { screenshotHook, screenshotsToStore, type ScreenshotSettings } from './screenshots.ts';
 import { handOverRenderedLinks } from './rendered-links.ts';
 import { saveJudgementCandidates } from '../../db/repositories/judgement.repository.ts';
+import { mergeManifests } from '../../audit/reuse/manifest.ts';
+import { saveAuditFacts } from '../../db/repositories/page-reuse.repository.ts';
+import { crawlAuditKey, reuseUnchangedPage, type ReuseOutcome } from './reuse.ts';
 
 export interface PageScanActivityDeps {
   db: Database;
@@ -54,6 +57,10 @@ export interface PageScanActivityDeps {
   judge?: { readonly model: string };
   /** Each host's pacing, shared with discovery and every worker (the tabs' loads honour it too); unset: none. */
   pacer?: HostPacer;
+  /** The enricher that writes issue texts (part of a page's audit key, see page reuse). */
+  enricher?: { readonly name: string };
+  /** REUSE_MAX_AGE in ms: a page's audit is reused for at most this long; 0: never. Unset: 30 days. */
+  reuseMaxAgeMs?: number;
 }
 
 /**
@@ -108,7 +115,7 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
   async function scanAndStore(
     scanId: string,
     url: string,
-    tabOwner: { owner: string; keep: boolean; auth?: () => Promise<SiteAuthLoad>; viewports?: readonly ViewportName[]; crawlId?: string; collectLinks?: boolean },
+    tabOwner: { owner: string; keep: boolean; auth?: () => Promise<SiteAuthLoad>; viewports?: readonly ViewportName[]; crawlId?: string; collectLinks?: boolean; recordResources?: boolean },
     onStage?: (s: ScanStage) => Promise<void>,
     flow?: ScanUrlOptions['flow'],
   ): Promise<ScanUrlResult> {
@@ -158,6 +165,7 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
               states: deps.scanStates,
               // For the model, at the first viewport; not of a flow's end state (it may show what the flow typed).
               judgementCandidates: viewport === viewports[0] && !flow && deps.judge !== undefined,
+              recordResources: tabOwner.recordResources === true,
               onStage: async (s) => {
                 stages.push(`${s}@${Date.now() - startedAt}`);
                 stage = tagged ? `${s} at ${viewportKey(viewport)}` : s;
@@ -223,6 +231,8 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
       if (result.kind === 'scanned' && tagged) result = atViewport(result, first);
       // What was really checked: only those viewports' and states' issues can be found fixed.
       const checked = { viewports: [first], states: new Set(result.kind === 'scanned' ? result.statesChecked : []) };
+      // What each viewport's audit loaded: the page is reusable only if all of it can be checked again.
+      const manifests = [result.kind === 'scanned' ? result.manifest : undefined];
       if (result.kind === 'scanned' && result.laterViewports) {
         // A flow's end state, checked at the later viewports in the same run.
         for (const run of result.laterViewports) {
@@ -254,8 +264,13 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
         const done = result as Scanned;
         const seen = atViewport(more, viewport);
         checked.viewports.push(viewport);
+        manifests.push(more.manifest);
         for (const target of more.statesChecked) checked.states.add(target);
         result = { ...done, findings: [...done.findings, ...seen.findings], engines: [...done.engines, ...seen.engines] };
+      }
+      // A viewport skipped for want of time leaves an audit that is not the whole page's.
+      if (result.kind === 'scanned' && tabOwner.recordResources) {
+        result.manifest = checked.viewports.length === viewports.length ? mergeManifests(manifests) : { usable: false, reason: 'not every viewport was checked' };
       }
       if (result.kind === 'page-error' && result.throttle) result = await whenThrottled(result, result.throttle);
       await noteWaited();
@@ -354,10 +369,14 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
               row.id,
               page.url,
               // A flow's end state hands over no links: what it shows may hold the values it typed.
-              { owner: `crawl:${input.crawlId}`, keep: true, auth, viewports, crawlId: input.crawlId, collectLinks: !flow },
+              { owner: `crawl:${input.crawlId}`, keep: true, auth, viewports, crawlId: input.crawlId, collectLinks: !flow, recordResources: !flow },
               undefined,
               flow && { ...flow.scan, onRan: () => markFlowRan(deps.db, row.id) },
             );
+      // Page reuse: what the audit loaded and under which engines and settings, for a later crawl to check.
+      if (result.kind === 'scanned' && !flow) {
+        await saveAuditFacts(deps.db, row.id, { resources: result.manifest ?? { usable: false, reason: 'not recorded' }, auditKey: await crawlAuditKey(deps, input.crawlId, viewports) });
+      }
       // Rendered discovery: the page's links go to discovery, or the page itself goes (see rendered-links.ts).
       const notAPage = await handOverRenderedLinks(deps, { crawlId: input.crawlId, pageId: page.id, scanId: row.id, url: page.url, result });
       if (notAPage) return { kind: 'page-error', error: notAPage };
@@ -365,6 +384,14 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
       if (result.kind === 'page-error') return { kind: 'page-error', error: result.error };
       // A flow's end state may show what it typed in its title: that stays out of the workflow's history.
       return { kind: 'scanned', findings: result.findings.length, pageTitle: flow ? null : result.pageTitle };
+    },
+
+    /**
+     * Page reuse: before a crawl page is scanned, its last audit is carried over when nothing it
+     * loaded changed (see reuse.ts); `{reused: false, reason}` leaves the page to `scanCrawlPage`.
+     */
+    async reuseUnchangedPage(input: { crawlId: string; pageId: string }): Promise<ReuseOutcome> {
+      return reuseUnchangedPage(deps, input);
     },
   };
 }

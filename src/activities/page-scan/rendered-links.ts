@@ -1,6 +1,7 @@
 import { addRenderedLinks, crawlPageDepth, dropRenderedPage, renderedLinkOrigin } from '../../db/repositories/rendered-link.repository.ts';
 import type { Database } from '../../db/database.ts';
 import { saveCrawlPageWays } from '../../db/repositories/scan.repository.ts';
+import { saveRendered } from '../../db/repositories/page-reuse.repository.ts';
 import { MAX_WAYS_CHARS, MAX_WAYS_LINKS } from '../../shared/page-titles.ts';
 import type { Logger } from '../../logger.ts';
 import type { PageError } from '../../shared/contracts.ts';
@@ -54,6 +55,8 @@ export async function handOverRenderedLinks(
     kept.push(u);
   }
   await saveCrawlPageWays(deps.db, v.scanId, { search: view.search, links: kept });
+  // Kept for page reuse: a later crawl that reuses this audit hands the same links over again.
+  await saveRendered(deps.db, v.scanId, { links: [...urls], view });
   const depth = await crawlPageDepth(deps.db, v.crawlId, v.pageId);
   if (depth === undefined) return undefined;
   await addRenderedLinks(deps.db, { crawlId: v.crawlId, urls: [...urls], depth: depth + 1, foundOn: v.url, foundOnHash: view.textHash || null });

@@ -58,7 +58,7 @@ export function createPersistenceActivities(deps: PersistenceActivityDeps) {
     },
 
     /** The crawl's first step: its row, unless the site already has a crawl under way (see openCrawl). */
-    async openCrawl(input: { crawlId: string; siteId: string; maxPages: number; viewports?: ViewportName[] }): Promise<OpenCrawlResult> {
+    async openCrawl(input: { crawlId: string; siteId: string; maxPages: number; viewports?: ViewportName[]; reuse?: boolean }): Promise<OpenCrawlResult> {
       // The workflow that asks is the crawl's: `crawl-<id>`, or a Schedule's id for a scheduled crawl.
       const result = await openCrawl(deps.db, { ...input, workflowId: Context.current().info.workflowExecution?.workflowId });
       if (!result.opened) deps.logger.warn({ crawlId: input.crawlId, siteId: input.siteId, ...result }, 'crawl not opened');

@@ -38,19 +38,19 @@ export function crawlRoutes(deps: AppDeps, limits: ApiLimits) {
       path: '/api/sites/{id}/crawl',
       tags: ['Crawls'],
       summary: 'Start a crawl of the site',
-      description: 'Answers 202 `{crawlId, status: "queued"}`. A site has at most one queued or running crawl: another start is 409 crawl_in_progress with its `crawlId`. Crawl starts are limited per client (CRAWL_RATE_LIMIT an hour, default 20) with the same RateLimit headers and 429 as POST /api/scans. The API only starts the workflow, together with its `openCrawl` update: the workflow writes the crawl as its first step (as it does when a Temporal Schedule starts it) and the answer waits up to 3 s for that. With no worker running yet the answer is 202 all the same, and until the crawl is written GET and cancel answer from its workflow (status `queued`). A start that loses a race to another one is answered 409 and its crawl is kept as `failed` with error `crawl_in_progress`, so a site never has two crawls under way. `viewports` (default `["desktop"]`) checks each page at each viewport given; an unknown viewport, a width out of range, one given twice, an empty list or more than four are 400 `validation_error`. In the Temporal UI the workflow is `crawl-<crawlId>`, searchable by `crawlId` and `siteId`.',
+      description: 'Answers 202 `{crawlId, status: "queued"}`. A site has at most one queued or running crawl: another start is 409 crawl_in_progress with its `crawlId`. Crawl starts are limited per client (CRAWL_RATE_LIMIT an hour, default 20) with the same RateLimit headers and 429 as POST /api/scans. The API only starts the workflow, together with its `openCrawl` update: the workflow writes the crawl as its first step (as it does when a Temporal Schedule starts it) and the answer waits up to 3 s for that. With no worker running yet the answer is 202 all the same, and until the crawl is written GET and cancel answer from its workflow (status `queued`). A start that loses a race to another one is answered 409 and its crawl is kept as `failed` with error `crawl_in_progress`, so a site never has two crawls under way. `viewports` (default `["desktop"]`) checks each page at each viewport given; an unknown viewport, a width out of range, one given twice, an empty list or more than four are 400 `validation_error`. `reuse` (default true) lets a page whose last audit loaded nothing that changed reuse it without a browser (its activity `reuseUnchangedPage` answers `{reused: true, from}`); `{"reuse": false}` audits every page afresh. In the Temporal UI the workflow is `crawl-<crawlId>`, searchable by `crawlId` and `siteId`.',
       request: { params: SiteParams, body: { content: { 'application/json': { schema: StartCrawlBody(deps.config.maxCrawlPages) } } } },
       responses: { 202: json(StartedCrawlSchema, 'Queued'), ...problemResponses(400, 401, 404, 409, 413, 415, 429, 500, 503) },
     }),
     async (c) => {
       const site = await siteOr404(c.req.valid('param').id);
-      const { maxPages, viewports } = c.req.valid('json');
+      const { maxPages, viewports, reuse } = c.req.valid('json');
       // The workflow writes the crawl's row itself (openCrawl), so that a Schedule can start a
       // crawl the same way. Here: refuse a second crawl at once if one is known, then start.
       const active = (await activeCrawlId(deps.db, site.id)) ?? (await unopenedCrawlOf(deps, site.id));
       if (active) throw new ApiError('crawl_in_progress', `crawl ${active} of this site is still queued or running`, { extra: { crawlId: active } });
       const crawl = { id: randomUUID() };
-      const input = crawlWorkflowInput(deps, { crawlId: crawl.id, siteId: site.id, maxPages: maxPages ?? deps.config.maxCrawlPages, viewports });
+      const input = crawlWorkflowInput(deps, { crawlId: crawl.id, siteId: site.id, maxPages: maxPages ?? deps.config.maxCrawlPages, viewports, reuse });
       const opened = await startCrawlWorkflow(deps, input, site.hostname);
       if (opened?.opened === false) {
         // Another start won a race the checks above could not see; this crawl's row says so.

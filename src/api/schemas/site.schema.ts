@@ -74,6 +74,16 @@ export const StartCrawlBody = (max: number) =>
         .optional()
         .openapi({ description: `Page cap of this crawl, 1..MAX_CRAWL_PAGES (${max}); omitted means MAX_CRAWL_PAGES.` }),
       viewports: ViewportsInput.optional(),
+      reuse: z
+        .boolean({ message: 'reuse must be true or false' })
+        .optional()
+        .openapi({
+          description:
+            'Default `true`: a page whose last audit (of an earlier crawl, by the same engines and settings: viewports, states, login, judgement, enricher, pictures; ' +
+            'no older than REUSE_MAX_AGE, default 30 days) loaded nothing but GETs that the site still answers with the same bytes (revalidated with ETag / ' +
+            'Last-Modified where the server gives them, else fetched and hashed) reuses that audit without opening a browser tab: its findings carry over with their ' +
+            'identities, so its issues are neither new nor fixed. `false` audits every page afresh.',
+        }),
     })
     .openapi('StartCrawlRequest');
 
@@ -98,6 +108,11 @@ export const CrawlSchema = z
         description:
           "How long the crawl's fetches waited for the site, summed over fetches: robots.txt's Crawl-delay between page fetches, and the pauses the site asked for by answering 429 or 503 (its Retry-After, else a back-off). A page answered 429 or 503 is tried again after the wait, never audited without what was refused, and never counted as a broken link.",
       }),
+    reuse: z.boolean().openapi({ description: 'Whether the crawl reuses the audits of unchanged pages (see StartCrawlRequest); false when started with `{"reuse": false}`.' }),
+    pagesReused: z
+      .number()
+      .int()
+      .openapi({ description: 'Pages whose last audit was reused because nothing they loaded changed (counted in scannedPages and enrichedPages too; their scans carry `reusedFrom`).' }),
     maxPages: z.number().int(),
     viewports: z
       .array(z.union([z.enum(['desktop', 'mobile']), z.number().int()]))
@@ -207,6 +222,13 @@ export const PageScanSchema = z
     scannedAt: z.string().nullable(),
     durationMs: z.number().int().nullable(),
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    reusedFrom: z
+      .uuid()
+      .nullable()
+      .openapi({
+        description:
+          'Set when nothing the page loaded had changed since an earlier audit: the id of the scan whose audit (findings, score, texts) this scan carries, without a browser having loaded the page again. Null for a page audited by this scan.',
+      }),
   })
   .openapi('PageScan');
 

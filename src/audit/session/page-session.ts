@@ -12,6 +12,7 @@ import { holdStill, originOf } from './document-hold.ts';
 import { settle, trackChanges } from './settle.ts';
 import { setupSecrets } from '../../shared/typed-values.ts';
 import { parseRetryAfter, THROTTLE_STATUSES, type HostPacer } from '../../shared/politeness.ts';
+import { resourceRecorder, type ResourceRecording } from './resource-recorder.ts';
 import { PROXY_ERROR_HEADER, startEgressProxy, type BlockedRequest, type EgressFailure, type EgressProxy } from './egress-proxy.ts';
 import { configuredCookies, contextAuthOptions, isLoggedIn, refreshSessionCookies, runLogin, type LoginOutcome, type TabAuth } from './site-login.ts';
 
@@ -100,6 +101,8 @@ export interface Tab {
   secrets(): readonly string[];
   /** How long the tab's document loads waited for their hosts' fetch slots since the last call (ms). */
   takeWaitedMs(): number;
+  /** Starts recording every request of the tab (page reuse's manifest, see resource-recorder.ts) until `stop`. */
+  recordResources(): ResourceRecording;
   close(): Promise<void>;
 }
 
@@ -154,6 +157,7 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
   const auth = opts.auth;
   const siteHeaders = auth?.setup.headers && Object.keys(auth.setup.headers).length ? { origin: auth.origin, headers: auth.setup.headers } : undefined;
   const hold = await holdStill(page, siteHeaders, opts.pacer);
+  const recorder = resourceRecorder(context, page);
   /** The context's requests: open while the scanner loads a page (or logs in), held from then on until the next load. */
   const requests = requestHold(context);
   /** The cookies the last successful login left (the session), put back after each page's clean-up. */
@@ -397,6 +401,9 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
       const ms = hold.waitedMs;
       hold.waitedMs = 0;
       return ms;
+    },
+    recordResources() {
+      return recorder.start();
     },
     async load(url: string, lopts: LoadOptions = {}): Promise<OpenPageResult> {
       if (opts.authUnavailable) return pageError('auth_required', opts.authUnavailable, null, null);

@@ -21,6 +21,7 @@ import * as m0019 from './2026-11-27T00-00-00_webhooks.ts';
 import * as m0020 from './2026-11-28T00-00-00_flow_ran.ts';
 import * as m0021 from './2026-11-28T01-00-00_polite_crawling.ts';
 import * as m0022 from './2026-11-28T04-00-00_webhook_receivers_and_sealed_secrets.ts';
+import * as m0023 from './2026-11-28T05-00-00_page_reuse.ts';
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T00-00-00_flow_ran': m0020,
   '2026-11-28T01-00-00_polite_crawling': m0021,
   '2026-11-28T04-00-00_webhook_receivers_and_sealed_secrets': m0022,
+  '2026-11-28T05-00-00_page_reuse': m0023,
 };

@@ -29,7 +29,7 @@ export type OpenCrawlResult = { opened: true } | { opened: false; reason: 'crawl
  */
 export async function openCrawl(
   db: Kysely<DB>,
-  v: { crawlId: string; siteId: string; maxPages: number; viewports?: readonly ViewportName[]; workflowId?: string },
+  v: { crawlId: string; siteId: string; maxPages: number; viewports?: readonly ViewportName[]; workflowId?: string; reuse?: boolean },
 ): Promise<OpenCrawlResult> {
   // Desktop only is stored as null, as on every crawl before viewports.
   const stored = storedViewports(v.viewports);
@@ -42,7 +42,7 @@ export async function openCrawl(
         : { opened: true };
     }
     try {
-      await db.insertInto('crawls').values({ id: v.crawlId, site_id: v.siteId, max_pages: v.maxPages, viewports, workflow_id: v.workflowId ?? null }).execute();
+      await db.insertInto('crawls').values({ id: v.crawlId, site_id: v.siteId, max_pages: v.maxPages, viewports, workflow_id: v.workflowId ?? null, reuse: v.reuse ?? true }).execute();
       return { opened: true };
     } catch (err) {
       const code = (err as { code?: string }).code;

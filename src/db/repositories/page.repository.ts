@@ -15,6 +15,8 @@ export interface PageWithCounts {
 /** One scan of a page's history, with its findings counted by severity. */
 export type PageScanHistoryEntry = Pick<ScanRecord, 'id' | 'crawlId' | 'status' | 'score' | 'completedAt' | 'createdAt' | 'durationMs' | 'error'> & {
   counts: IssueCounts;
+  /** A reused page: the scan whose audit it carries. */
+  reusedFrom: string | null;
 };
 
 const countCols = (table: string) => sql<IssueCounts>`json_build_object(
@@ -88,6 +90,7 @@ export async function pageScanHistory(db: Db, pageId: string): Promise<PageScanH
       'ps.created_at',
       'ps.duration_ms',
       'ps.error',
+      'ps.reused_from_scan_id',
       sql<IssueCounts>`json_build_object(
         'critical', count(f.id) filter (where f.severity = 'critical'),
         'serious', count(f.id) filter (where f.severity = 'serious'),
@@ -109,5 +112,6 @@ export async function pageScanHistory(db: Db, pageId: string): Promise<PageScanH
     durationMs: r.duration_ms,
     error: (r.error as PageError | null) ?? null,
     counts: r.counts,
+    reusedFrom: r.reused_from_scan_id,
   }));
 }

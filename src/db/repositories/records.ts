@@ -156,6 +156,10 @@ export interface CrawlRecord {
   skippedUrls: number;
   /** How long its fetches waited for the site in all (ms). */
   throttledMs: number;
+  /** False: `{"reuse": false}`, every page audited afresh. */
+  reuse: boolean;
+  /** Pages whose last audit was reused because nothing they loaded changed. */
+  pagesReused: number;
   /** When retention deleted its page scans and findings (null: kept). */
   resultsDeletedAt: Date | null;
   /** Model calls, cache hits and tokens its enrichment cost (all zero with the offline enricher). */
@@ -191,6 +195,8 @@ export function crawlFromRow(r: Crawl): CrawlRecord {
     brokenLinks: r.broken_links,
     skippedUrls: r.skipped_urls,
     throttledMs: Number(r.throttled_ms),
+    reuse: r.reuse,
+    pagesReused: r.reused_pages,
     resultsDeletedAt: r.results_deleted_at,
     enrichment: { calls: r.ai_calls, cacheHits: r.ai_cache_hits, inputTokens: r.ai_input_tokens, outputTokens: r.ai_output_tokens },
     error: r.error ?? null,

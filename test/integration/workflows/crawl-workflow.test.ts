@@ -16,7 +16,7 @@ import { CRAWL_ID } from '../../../src/shared/search-attributes.ts';
  */
 
 interface Calls {
-  opened: Array<{ crawlId: string; siteId: string; maxPages: number }>;
+  opened: Array<{ crawlId: string; siteId: string; maxPages: number; reuse?: boolean }>;
   markCrawlRunning: number;
   discoverPages: number;
   claims: number;
@@ -29,13 +29,14 @@ interface Calls {
 
 function mockActivities(
   pages: string[],
-  behaviour: { failScan?: string; failEnrich?: string; blockScans?: boolean; claimBatch?: number; inProgress?: string } = {},
+  behaviour: { failScan?: string; failEnrich?: string; blockScans?: boolean; claimBatch?: number; inProgress?: string; reusable?: string[]; reuseFails?: string } = {},
 ) {
+  const reuseAsked: string[] = [];
   const calls: Calls = { opened: [], markCrawlRunning: 0, discoverPages: 0, claims: 0, scanned: [], enriched: [], scanFailed: [], enrichFailed: [], finalized: [] };
   const pending = [...pages];
   const byKey = new Map<string, string[]>();
   const persistence = {
-    async openCrawl(input: { crawlId: string; siteId: string; maxPages: number }) {
+    async openCrawl(input: { crawlId: string; siteId: string; maxPages: number; reuse?: boolean }) {
       calls.opened.push(input);
       return behaviour.inProgress ? { opened: false, reason: 'crawl_in_progress', activeCrawlId: behaviour.inProgress } : { opened: true };
     },
@@ -73,6 +74,11 @@ function mockActivities(
     },
   };
   const browser = {
+    async reuseUnchangedPage(input: { pageId: string }) {
+      reuseAsked.push(input.pageId);
+      if (input.pageId === behaviour.reuseFails) throw ApplicationFailure.nonRetryable('the database is gone', FAILURE_TYPES.crawlNotFound);
+      return behaviour.reusable?.includes(input.pageId) ? { reused: true as const, from: `scan-of-${input.pageId}`, resources: 3, findings: 1 } : { reused: false as const, reason: 'changed' };
+    },
     async scanCrawlPage(input: { pageId: string }) {
       if (behaviour.blockScans) {
         // Until the workflow cancels: heartbeats carry the cancellation to the activity.
@@ -93,7 +99,7 @@ function mockActivities(
       return { enriched: 1 };
     },
   };
-  return { calls, persistence, discovery, browser, ai };
+  return { calls, persistence, discovery, browser, ai, reuseAsked };
 }
 
 describe('CrawlWorkflow with mocked activities', () => {
@@ -151,6 +157,25 @@ describe('CrawlWorkflow with mocked activities', () => {
     expect(mocks.calls.enriched.sort()).toEqual(['p1', 'p2', 'p3', 'p4', 'p5']);
     expect(mocks.calls.finalized).toEqual([{ cancelled: false }]);
     expect(mocks.calls.discoverPages).toBe(1);
+  });
+
+  it('reuses unchanged pages without scanning or enriching them; a failed reuse check scans the page; {"reuse": false} never asks', { timeout: 60_000 }, async () => {
+    const mocks = mockActivities(['p1', 'p2', 'p3', 'p4'], { reusable: ['p1', 'p3'], reuseFails: 'p4' });
+    const result = await withWorkers(mocks, (queues) =>
+      client.workflow.execute('CrawlWorkflow', { taskQueue: queues.workflows, workflowId: `crawl-test-${randomBytes(4).toString('hex')}`, args: [input(queues)] }),
+    );
+    expect(result).toMatchObject({ status: 'completed' });
+    expect(mocks.reuseAsked.sort()).toEqual(['p1', 'p2', 'p3', 'p4']);
+    expect(mocks.calls.scanned.sort()).toEqual(['p2', 'p4']);
+    expect(mocks.calls.enriched.sort()).toEqual(['p2', 'p4']);
+
+    const fresh = mockActivities(['p1', 'p2'], { reusable: ['p1', 'p2'] });
+    await withWorkers(fresh, (queues) =>
+      client.workflow.execute('CrawlWorkflow', { taskQueue: queues.workflows, workflowId: `crawl-test-${randomBytes(4).toString('hex')}`, args: [input(queues, { reuse: false })] }),
+    );
+    expect(fresh.reuseAsked).toEqual([]);
+    expect(fresh.calls.scanned.sort()).toEqual(['p1', 'p2']);
+    expect(fresh.calls.opened[0]).toMatchObject({ reuse: false });
   });
 
   it('opens the crawl itself first; started without an id (as by a Schedule) it makes one and tags itself with it', { timeout: 60_000 }, async () => {

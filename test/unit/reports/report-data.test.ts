@@ -143,7 +143,7 @@ describe('report data: pure parts', () => {
     expect(notExportableReason({ kind: 'scan', scan: { ...scan, status: 'failed', error: { code: 'dns_error', message: 'no such host' } } })).toContain('dns_error: no such host');
     const crawl: CrawlRecord = {
       id: 'c1', siteId: 's', status: 'completed', maxPages: 10, viewports: ['desktop'], totalPages: 3, scannedPages: 3, enrichedPages: 3, failedPages: 0, enrichFailedPages: 0,
-      brokenLinks: 0, skippedUrls: 0, throttledMs: 0, resultsDeletedAt: null, overallScore: 80, newIssues: 1, fixedIssues: 0, discoveryDone: true, error: null, createdAt: new Date(), startedAt: null, completedAt: null,
+      brokenLinks: 0, skippedUrls: 0, throttledMs: 0, reuse: true, pagesReused: 0, resultsDeletedAt: null, overallScore: 80, newIssues: 1, fixedIssues: 0, discoveryDone: true, error: null, createdAt: new Date(), startedAt: null, completedAt: null,
       enrichment: { calls: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0 }, workflowId: 'crawl-c1', issueCounts: null, eventSeq: 1,
     };
     const site: SiteRecord = { id: 's', hostname: 'a.example', name: 'a.example', baseUrl: 'https://a.example/', createdAt: new Date() };

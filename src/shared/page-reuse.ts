@@ -1,0 +1,25 @@
+/** Page reuse's stored shapes (see src/audit/reuse/manifest.ts): what a crawl page's audit loaded, and the links it handed to discovery. */
+
+/** One URL the page fetched, as it answered. */
+export interface ResourceEntry {
+  url: string;
+  status: number;
+  /** `ETag` as the site sent it (weak or strong). */
+  etag?: string;
+  /** `Last-Modified` as the site sent it. */
+  lastModified?: string;
+  /** sha256 (hex) of the body as the browser received it (decoded); absent when it could not be read. */
+  sha256?: string;
+  /** A redirect's `Location`, as sent. */
+  location?: string;
+}
+
+/** A page's manifest, stored on its scan: usable, or why not (kept for operators). */
+export type ResourceManifest = { usable: true; entries: ResourceEntry[] } | { usable: false; reason: string };
+
+/** A crawl page's rendered links and view as handed to discovery: a reused page hands them over again. */
+export interface StoredRendered {
+  links: string[];
+  /** The rendered view's facts (src/audit/links/rendered-view.ts, without its links). */
+  view: { textHash: string; title: string; heading: string; words: number; search: boolean } | null;
+}
