@@ -70,12 +70,14 @@ export async function CrawlWorkflow(started: CrawlWorkflowInput): Promise<CrawlW
   // Page reuse: a page whose last audit loaded nothing that changed carries that audit over
   // (reuseUnchangedPage) instead of opening a tab. (patched: runs under way when it shipped replay without it.)
   const reusing = patched('page-reuse') && input.reuse !== false;
+  /** Claimed pages an earlier crawl audited with a usable record: only these are asked about reuse. */
+  const reusable = new Set<string>();
 
   /** Reuse, else scan then enrich one page; never rejects, so one page cannot stop the crawl. */
   async function processPage(pageId: string): Promise<void> {
     scanning.add(pageId);
     try {
-      if (reusing) {
+      if (reusing && reusable.delete(pageId)) {
         // Reuse is an optimisation: its failure leaves the page to be scanned, never failed.
         const reused = await browser.reuseUnchangedPage({ crawlId, pageId }).catch((err: unknown) => {
           if (isCancellation(err)) throw err;
@@ -150,6 +152,7 @@ export async function CrawlWorkflow(started: CrawlWorkflowInput): Promise<CrawlW
         claimed = r.pageIds.length;
         discoveryDone = r.discoveryDone;
         hostLimited = r.hostLimited === true;
+        for (const id of r.reusable ?? []) reusable.add(id);
         for (const pageId of r.pageIds) {
           inflight.set(pageId, processPage(pageId).finally(() => inflight.delete(pageId)));
         }

@@ -10,6 +10,7 @@ import { FAILURE_TYPES, type PageError, type ScanStage, type ScanStatus, type Vi
 import type { Logger } from '../../logger.ts';
 import type { HostPacer } from '../../shared/politeness.ts';
 import { findSite } from '../../db/repositories/site.repository.ts';
+import { pagesWithReusableScan } from '../../db/repositories/page-reuse.repository.ts';
 import { engineSummary } from '../ai-enrichment/index.ts';
 import { sharedTitleFindings } from '../../audit/crawl-checks/shared-titles.ts';
 import { multipleWaysFindings } from '../../audit/crawl-checks/multiple-ways.ts';
@@ -104,7 +105,12 @@ export function createPersistenceActivities(deps: PersistenceActivityDeps) {
      * the crawl's window, held the claim back: one page at a time while it asks for a Crawl-delay,
      * fewer while it pushes back).
      */
-    async claimPages(input: { crawlId: string; claimKey: string; limit: number; scanning?: number }): Promise<{ pageIds: string[]; discoveryDone: boolean; hostLimited?: boolean }> {
+    async claimPages(input: {
+      crawlId: string;
+      claimKey: string;
+      limit: number;
+      scanning?: number;
+    }): Promise<{ pageIds: string[]; discoveryDone: boolean; hostLimited?: boolean; reusable?: string[] }> {
       // Read the flag first: if discovery was done before the claim, the claim saw all its pages.
       const crawl = await findCrawl(deps.db, input.crawlId);
       const discoveryDone = crawl?.discoveryDone ?? true;
@@ -114,7 +120,9 @@ export function createPersistenceActivities(deps: PersistenceActivityDeps) {
       // same key, answers the pages it answered before whatever the count).
       if (site && deps.pacer) limit = Math.min(limit, Math.max(0, (await deps.pacer.allowance(site.baseUrl)) - (input.scanning ?? 0)));
       const pageIds = await claimPages(deps.db, input.crawlId, input.claimKey, limit);
-      return { pageIds, discoveryDone, ...(limit < input.limit ? { hostLimited: true } : {}) };
+      // Pages an earlier crawl audited with a usable record of what they loaded: reuse is tried for these only.
+      const reusable = crawl?.reuse ? await pagesWithReusableScan(deps.db, input.crawlId, pageIds) : [];
+      return { pageIds, discoveryDone, ...(limit < input.limit ? { hostLimited: true } : {}), ...(reusable.length ? { reusable } : {}) };
     },
 
     /** Discovery is over; `error` (discovery failed for good) makes the crawl `completed_partial` at the end. */

@@ -119,6 +119,8 @@ export function recheck(entry: ResourceEntry, answer: RecheckAnswer): { same: tr
     if ((answer.location ?? '') !== (entry.location ?? '')) return { same: false, reason: `${entry.url.slice(0, 200)} redirects elsewhere` };
     return { same: true, entry };
   }
+  // Recorded by its validators alone (its bytes were not hashed): the same strong ETag is the same representation.
+  if (!entry.sha256 && entry.etag && !entry.etag.startsWith('W/') && answer.etag === entry.etag) return { same: true, entry };
   if (!entry.sha256 || !answer.sha256) return { same: false, reason: `${entry.url.slice(0, 200)} answered in full and there is no hash to compare` };
   if (entry.sha256 !== answer.sha256) return { same: false, reason: `${entry.url.slice(0, 200)} changed` };
   // The same bytes: the validators it sends now are the ones to send next time.

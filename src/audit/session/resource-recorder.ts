@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { BrowserContext, Page, Request } from 'playwright';
 import type { SeenRequest } from '../reuse/manifest.ts';
 
-/** A body larger than this is not hashed (its entry then needs validators to be checked again). */
+/** A body larger than this is not hashed (its entry then needs validators to be checked again). Bodies with validators are not hashed. */
 const MAX_HASHED_BYTES = 16 * 1024 * 1024;
 /** How long `stop` waits for the bodies still being hashed. */
 const HASH_WAIT_MS = 5_000;
@@ -54,7 +54,10 @@ export function resourceRecorder(context: BrowserContext, page: Page): { start()
       const status = res.status();
       let sha256: string | undefined;
       const length = Number(headers['content-length'] ?? 0);
-      if (!(status >= 300 && status < 400) && length <= MAX_HASHED_BYTES) {
+      // An answer with validators is checked again by a conditional GET: its bytes are not copied
+      // out of the browser to be hashed (the costly part of recording).
+      const validated = Boolean(headers.etag || headers['last-modified']);
+      if (!validated && !(status >= 300 && status < 400) && length <= MAX_HASHED_BYTES) {
         const body = await res.body().catch(() => undefined);
         if (body && body.byteLength <= MAX_HASHED_BYTES) sha256 = createHash('sha256').update(body).digest('hex');
       }

@@ -39,6 +39,26 @@ export async function saveRendered(db: Db, scanId: string, rendered: StoredRende
   await db.updateTable('page_scans').set({ rendered: JSON.stringify(rendered) }).where('id', '=', scanId).execute();
 }
 
+/**
+ * Of `pageIds`, those with a completed scan of another crawl whose record of what it loaded is
+ * usable: the only pages worth asking `reuseUnchangedPage` about (a first crawl asks about none).
+ */
+export async function pagesWithReusableScan(db: Db, crawlId: string, pageIds: readonly string[]): Promise<string[]> {
+  if (pageIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('page_scans')
+    .select('page_id')
+    .distinct()
+    .where('kind', '=', 'crawl')
+    .where('page_id', 'in', pageIds)
+    .where('audit_key', 'is not', null)
+    .where('crawl_id', '!=', crawlId)
+    .where('status', '=', 'completed')
+    .where(sql<boolean>`resources->>'usable' = 'true'`)
+    .execute();
+  return rows.map((r) => r.page_id!);
+}
+
 export interface ReusableScan {
   id: string;
   crawlId: string;

@@ -29,7 +29,7 @@ interface Calls {
 
 function mockActivities(
   pages: string[],
-  behaviour: { failScan?: string; failEnrich?: string; blockScans?: boolean; claimBatch?: number; inProgress?: string; reusable?: string[]; reuseFails?: string } = {},
+  behaviour: { failScan?: string; failEnrich?: string; blockScans?: boolean; claimBatch?: number; inProgress?: string; reusable?: string[]; reuseFails?: string; auditedBefore?: string[] } = {},
 ) {
   const reuseAsked: string[] = [];
   const calls: Calls = { opened: [], markCrawlRunning: 0, discoverPages: 0, claims: 0, scanned: [], enriched: [], scanFailed: [], enrichFailed: [], finalized: [] };
@@ -52,7 +52,10 @@ function mockActivities(
       calls.claims++;
       // The same key hands out the same pages again, like the real claim.
       if (!byKey.has(input.claimKey)) byKey.set(input.claimKey, pending.splice(0, Math.min(input.limit, behaviour.claimBatch ?? input.limit)));
-      return { pageIds: byKey.get(input.claimKey)!, discoveryDone: pending.length === 0 };
+      const pageIds = byKey.get(input.claimKey)!;
+      // Pages an earlier crawl audited (the real claim reads this from page_scans).
+      const reusable = pageIds.filter((id) => behaviour.auditedBefore?.includes(id));
+      return { pageIds, discoveryDone: pending.length === 0, ...(reusable.length ? { reusable } : {}) };
     },
     async markPageScanFailed(input: { pageId: string }) {
       calls.scanFailed.push(input.pageId);
@@ -159,17 +162,17 @@ describe('CrawlWorkflow with mocked activities', () => {
     expect(mocks.calls.discoverPages).toBe(1);
   });
 
-  it('reuses unchanged pages without scanning or enriching them; a failed reuse check scans the page; {"reuse": false} never asks', { timeout: 60_000 }, async () => {
-    const mocks = mockActivities(['p1', 'p2', 'p3', 'p4'], { reusable: ['p1', 'p3'], reuseFails: 'p4' });
+  it('reuses unchanged pages without scanning or enriching them; asks only about pages audited before; a failed reuse check scans the page; {"reuse": false} never asks', { timeout: 60_000 }, async () => {
+    const mocks = mockActivities(['p1', 'p2', 'p3', 'p4', 'p5'], { auditedBefore: ['p1', 'p2', 'p3', 'p4'], reusable: ['p1', 'p3'], reuseFails: 'p4' });
     const result = await withWorkers(mocks, (queues) =>
       client.workflow.execute('CrawlWorkflow', { taskQueue: queues.workflows, workflowId: `crawl-test-${randomBytes(4).toString('hex')}`, args: [input(queues)] }),
     );
     expect(result).toMatchObject({ status: 'completed' });
     expect(mocks.reuseAsked.sort()).toEqual(['p1', 'p2', 'p3', 'p4']);
-    expect(mocks.calls.scanned.sort()).toEqual(['p2', 'p4']);
-    expect(mocks.calls.enriched.sort()).toEqual(['p2', 'p4']);
+    expect(mocks.calls.scanned.sort()).toEqual(['p2', 'p4', 'p5']);
+    expect(mocks.calls.enriched.sort()).toEqual(['p2', 'p4', 'p5']);
 
-    const fresh = mockActivities(['p1', 'p2'], { reusable: ['p1', 'p2'] });
+    const fresh = mockActivities(['p1', 'p2'], { auditedBefore: ['p1', 'p2'], reusable: ['p1', 'p2'] });
     await withWorkers(fresh, (queues) =>
       client.workflow.execute('CrawlWorkflow', { taskQueue: queues.workflows, workflowId: `crawl-test-${randomBytes(4).toString('hex')}`, args: [input(queues, { reuse: false })] }),
     );

@@ -73,6 +73,13 @@ describe('recheck', () => {
     expect(recheck(entry, { kind: 'answered', status: 200 }).same).toBe(false);
     expect(recheck(entry, { kind: 'failed', reason: 'timeout' }).same).toBe(false);
   });
+  it('takes a full answer with the same strong ETag as unchanged when only validators were recorded, never a weak one', () => {
+    const validated = { url: PAGE, status: 200, etag: '"v1"' };
+    expect(recheck(validated, { kind: 'answered', status: 200, etag: '"v1"', sha256: 'any' })).toEqual({ same: true, entry: validated });
+    expect(recheck(validated, { kind: 'answered', status: 200, etag: '"v2"', sha256: 'any' }).same).toBe(false);
+    expect(recheck({ url: PAGE, status: 200, etag: 'W/"v1"' }, { kind: 'answered', status: 200, etag: 'W/"v1"' }).same).toBe(false);
+    expect(recheck({ url: PAGE, status: 200, lastModified: 'Tue, 01 Dec 2026 00:00:00 GMT' }, { kind: 'answered', status: 200, lastModified: 'Tue, 01 Dec 2026 00:00:00 GMT' }).same).toBe(false);
+  });
   it('compares a redirect by where it leads', () => {
     const r = { url: PAGE, status: 301, location: '/new' };
     expect(recheck(r, { kind: 'answered', status: 301, location: '/new' }).same).toBe(true);
