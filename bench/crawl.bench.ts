@@ -184,7 +184,11 @@ const scanAxe = await rawLoop('service scan, axe engine only, no Temporal or dat
 await closeCorpus();
 const fastest = Math.max(fresh, reuse);
 console.log(statesLine());
-console.log(`ratio pipeline/fastest raw loop: loopback ${(direct.rate / fastest).toFixed(2)}, egress proxy ${(proxied.rate / fastest).toFixed(2)}`);
+// Issue 42's three legs, every check on (interaction states included) wherever both sides can have it.
+console.log(`ratio bare scan/axe-only scan: ${(scanStates / scanAxe).toFixed(2)} (every engine, states on, against the axe engine alone; same scan path, no Temporal or database)`);
+console.log(`ratio pipeline/bare scan: ${(withStates.rate / scanStates).toFixed(2)} (states on; states off ${(direct.rate / scanAll).toFixed(2)})`);
+console.log(`ratio pipeline/fastest raw loop: loopback ${(withStates.rate / fastest).toFixed(2)}, egress proxy ${(proxied.rate / fastest).toFixed(2)}`);
+console.log(`ratio pipeline/fastest raw loop, states off: loopback ${(direct.rate / fastest).toFixed(2)}`);
 console.log(
   `where the gap is: pipeline/service scan (orchestration, database, enrichment) ${(direct.rate / scanAll).toFixed(2)}; ` +
     `service scan every engine/axe only (the nine other engines) ${(scanAll / scanAxe).toFixed(2)}; service scan axe only/raw tab-reuse loop ${(scanAxe / reuse).toFixed(2)}`,
