@@ -31,12 +31,12 @@ export function createHostPacer(db: Database, settings: HostPacerSettings): Host
   }
   return {
     maxDelayMs: settings.crawlDelayMaxMs,
-    async before(url, signal) {
+    async before(url, signal, late) {
       const host = pacingHost(url);
       if (!host) return 0;
       const s = await state(host);
       if (s.crawlDelayMs === 0 && s.pausedUntil <= Date.now()) return 0;
-      const wait = await reserveHostFetch(db, host);
+      const wait = await reserveHostFetch(db, host, s.crawlDelayMs > 0 && late ? late(s.crawlDelayMs) : 0);
       if (wait > 0) await sleep(wait, undefined, { signal }).catch(() => {});
       return wait;
     },

@@ -1,6 +1,6 @@
 import type { CDPSession, Page } from 'playwright';
 import { onOrigin } from '../../shared/site-auth.ts';
-import type { HostPacer } from '../../shared/politeness.ts';
+import { browserLateMs, type HostPacer } from '../../shared/politeness.ts';
 
 /**
  * From the first document on, the page stays put: a meta refresh, a script redirect or a refresh
@@ -66,7 +66,7 @@ export async function holdStill(page: Page, siteHeaders?: { origin: string; head
      */
     const paceRequest = async (url: string, pageDocument: boolean): Promise<number> => {
       if (!pacer) return 0;
-      if (pageDocument) return pacer.before(url).catch(() => 0);
+      if (pageDocument) return pacer.before(url, undefined, browserLateMs).catch(() => 0);
       const paused = Math.min(await pacer.pausedFor(url).catch(() => 0), MAX_RESOURCE_PAUSE_MS);
       if (paused > 0) await new Promise((resolve) => setTimeout(resolve, paused));
       return paused;

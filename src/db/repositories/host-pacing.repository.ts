@@ -27,15 +27,16 @@ export async function setHostCrawlDelay(db: Db, host: string, crawlDelayMs: numb
 
 /**
  * Takes the host's next fetch slot: the later of now, the host's next free slot and the end of its
- * pause; the slot after it is `crawlDelayMs` later. Answers how long from now the caller waits.
+ * pause; the slot after it is `crawlDelayMs` (plus `lateMs`, how late the fetch may reach the site)
+ * later. Answers how long from now the caller waits.
  */
-export async function reserveHostFetch(db: Db, host: string): Promise<number> {
+export async function reserveHostFetch(db: Db, host: string, lateMs = 0): Promise<number> {
   const r = await sql<{ wait_ms: number }>`
     insert into host_pacing as h (host) values (${host})
     on conflict (host) do update set
-      next_fetch_at = greatest(h.next_fetch_at, now(), coalesce(h.paused_until, now())) + h.crawl_delay_ms * interval '1 millisecond',
+      next_fetch_at = greatest(h.next_fetch_at, now(), coalesce(h.paused_until, now())) + (h.crawl_delay_ms + ${lateMs}::int) * interval '1 millisecond',
       updated_at = now()
-    returning greatest(0, extract(epoch from (h.next_fetch_at - h.crawl_delay_ms * interval '1 millisecond' - now())) * 1000)::float8 as wait_ms`.execute(db);
+    returning greatest(0, extract(epoch from (h.next_fetch_at - (h.crawl_delay_ms + ${lateMs}::int) * interval '1 millisecond' - now())) * 1000)::float8 as wait_ms`.execute(db);
   return Math.max(0, Math.round(Number(r.rows[0]?.wait_ms ?? 0)));
 }
 
