@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { SEVERITIES, WCAG_LEVELS, ISSUE_TYPES } from '../../shared/contracts.ts';
 import { isViewportName, MAX_VIEWPORT_WIDTH, MAX_VIEWPORTS, MIN_VIEWPORT_WIDTH, viewportsProblem } from '../../shared/viewports.ts';
-import { EvidenceSchema, InteractionStateSchema, TargetUrl, ViewportSchema, WcagCriteriaSchema } from './scan.schema.ts';
+import { EvidenceSchema, IncompleteSchema, InteractionStateSchema, TargetUrl, ViewportSchema, WcagCriteriaSchema } from './scan.schema.ts';
 
 export const CRAWL_STATUSES = ['queued', 'running', 'completed', 'completed_partial', 'cancelled', 'failed'] as const;
 export const ISSUE_STATUSES = ['open', 'fixed', 'dismissed', 'cant_fix'] as const;
@@ -207,6 +207,7 @@ export const PageScanSchema = z
     scannedAt: z.string().nullable(),
     durationMs: z.number().int().nullable(),
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    incomplete: IncompleteSchema,
   })
   .openapi('PageScan');
 
