@@ -159,9 +159,14 @@ async function profilePages(pages: string[], baseline: string | undefined, repea
           cell('total', v.name, `${(total / 1000).toFixed(1)} s ${r.error.code}`);
           continue;
         }
-        cell('total', v.name, `${(total / 1000).toFixed(1)} s${'incomplete' in r && r.incomplete ? ' (incomplete)' : ''}`);
+        // Engine runs of a checkout before `unfinished` existed have none: read it loosely.
+        const unfinished = r.engines.filter((e) => (e as { unfinished?: string }).unfinished).map((e) => e.engine);
+        cell('total', v.name, `${(total / 1000).toFixed(1)} s${unfinished.length ? ` (incomplete: ${unfinished.length})` : ''}`);
         cell('findings', v.name, String(r.findings.length));
-        for (const e of r.engines) cell(e.engine, v.name, `${e.ms} ms/${e.findings.length}${e.error ? ' ERR' : ''}`);
+        for (const e of r.engines) {
+          const u = (e as { unfinished?: string }).unfinished;
+          cell(e.engine, v.name, u === 'out_of_time' && e.ms === 0 ? 'not started' : `${e.ms} ms/${e.findings.length}${u ? ` ${u}` : e.error ? ' ERR' : ''}`);
+        }
       }
     }
     console.log(`\n${page}  (ms/findings per engine; ${repeat} run(s) each, in order)`);
