@@ -2,6 +2,11 @@
 // in one slot's tab (the production scanUrl and engines, no database, no Temporal) and prints the
 // mean and p90 milliseconds of loading and of each engine. Asserts nothing.
 //   node bench/profile-engines.bench.ts [pages=60] [slots=1]
+//   node bench/profile-engines.bench.ts --pages=3/genindex.html,3/whatsnew/github-stats-1.0.html [--baseline=DIR] [--repeat=1]
+// --pages: those corpus pages only, each timed engine by engine (one table per page). --baseline:
+// the same pages also scanned by the scanUrl and engines of another checkout (e.g. the branch's
+// base, `git archive` into DIR with node_modules linked), alternating page by page with this one in
+// the same browser, so that a noisy machine weighs on both alike.
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,8 +21,11 @@ import { pageOf } from './generated-site.ts';
 import { commandLine, cpuSeconds, processTree } from '../test/support/process-tree.ts';
 import { startStaticServer } from '../test/support/static-server.ts';
 
-const count = Number(process.argv[2] ?? 60);
-const slots = Number(process.argv[3] ?? 1);
+const flags = new Map(process.argv.slice(2).filter((a) => a.startsWith('--')).map((a) => [a.slice(2).split('=')[0]!, a.split('=').slice(1).join('=')]));
+const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+if (flags.has('pages')) await profilePages(flags.get('pages')!.split(',').filter(Boolean), flags.get('baseline'), Number(flags.get('repeat') ?? 1));
+const count = Number(positional[0] ?? 60);
+const slots = Number(positional[1] ?? 1);
 // ENGINES=axe,reflow runs only those (axe always first): the CPU a page costs without the others.
 const only = process.env.ENGINES?.split(',');
 const engines = only ? DEFAULT_ENGINES.filter((e) => e.id === 'axe' || only.includes(e.id)) : DEFAULT_ENGINES;
@@ -113,4 +121,58 @@ console.log(`Chromium's CPU by process type (ms per page): ${Object.entries(byTy
 for (const [k, xs] of [...times].sort((a, b) => stat(b[1]).mean - stat(a[1]).mean)) {
   const { mean, p90 } = stat(xs);
   console.log(`${k.padEnd(22)} mean ${mean.toFixed(0).padStart(5)} ms   p90 ${p90.toFixed(0).padStart(5)} ms`);
+}
+
+/**
+ * `--pages`: each page scanned `repeat` times by this checkout (and by `baseline`'s, alternating),
+ * with the page's total, each engine's milliseconds and its finding count, side by side. Exits.
+ */
+async function profilePages(pages: string[], baseline: string | undefined, repeat: number): Promise<never> {
+  const corpus = path.resolve('..', 'shared', 'corpora', 'ipython-docs', 'site');
+  const { origin, server } = await startStaticServer({}, { root: corpus, rootRedirect: '/3/index.html' });
+  type Scan = typeof scanUrl;
+  const variants: Array<{ name: string; scan: Scan; engines: typeof DEFAULT_ENGINES }> = [{ name: 'this', scan: scanUrl, engines: DEFAULT_ENGINES }];
+  if (baseline) {
+    const dir = path.resolve(baseline);
+    const base = (await import(path.join(dir, 'src/audit/scan-url.ts'))) as { scanUrl: Scan };
+    const eng = (await import(path.join(dir, 'src/audit/engines/index.ts'))) as { DEFAULT_ENGINES: typeof DEFAULT_ENGINES };
+    variants.unshift({ name: 'baseline', scan: base.scanUrl, engines: eng.DEFAULT_ENGINES });
+  }
+  const deadlineMs = Number(process.env.SCAN_DEADLINE_MS ?? 120_000);
+  const browser = await chromium.launch({ executablePath: resolveChromiumPath(process.env.CHROMIUM_PATH), args: [...CHROMIUM_ARGS] });
+  const policy = createTargetPolicy({ allowPrivate: true });
+  for (const page of pages) {
+    const rows = new Map<string, Map<string, string[]>>();
+    const cell = (row: string, col: string, v: string) => {
+      const r = rows.get(row) ?? rows.set(row, new Map()).get(row)!;
+      (r.get(col) ?? r.set(col, []).get(col)!).push(v);
+    };
+    for (let i = 0; i < repeat; i++) {
+      for (const v of variants) {
+        // A fresh tab per scan: neither variant inherits the other's renderer.
+        const tab = await openTab({ browser, policy, pageLoadTimeoutMs: 30_000 });
+        const started = performance.now();
+        const r = await v.scan(`${origin}/${page}`, { tab, policy, pageLoadTimeoutMs: 30_000, engines: v.engines, deadlineMs });
+        const total = performance.now() - started;
+        await tab.close();
+        if (r.kind !== 'scanned') {
+          cell('total', v.name, `${(total / 1000).toFixed(1)} s ${r.error.code}`);
+          continue;
+        }
+        // Engine runs of a checkout before `unfinished` existed have none: read it loosely.
+        const unfinished = r.engines.filter((e) => (e as { unfinished?: string }).unfinished).map((e) => e.engine);
+        cell('total', v.name, `${(total / 1000).toFixed(1)} s${unfinished.length ? ` (incomplete: ${unfinished.length})` : ''}`);
+        cell('findings', v.name, String(r.findings.length));
+        for (const e of r.engines) {
+          const u = (e as { unfinished?: string }).unfinished;
+          cell(e.engine, v.name, u === 'out_of_time' && e.ms === 0 ? 'not started' : `${e.ms} ms/${e.findings.length}${u ? ` ${u}` : e.error ? ' ERR' : ''}`);
+        }
+      }
+    }
+    console.log(`\n${page}  (ms/findings per engine; ${repeat} run(s) each, in order)`);
+    for (const [row, cols] of rows) console.log(`  ${row.padEnd(20)} ${variants.map((v) => `${v.name}: ${(cols.get(v.name) ?? ['-']).join(', ')}`.padEnd(40)).join(' ')}`);
+  }
+  await browser.close();
+  server.close();
+  process.exit(0);
 }

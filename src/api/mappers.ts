@@ -1,7 +1,7 @@
 import type { PageScanHistoryEntry } from '../db/repositories/page.repository.ts';
 import type { IssueWithPage } from '../db/repositories/issue.repository.ts';
 import type { CrawlRecord, PageRecord, ScanRecord, SiteRecord } from '../db/repositories/records.ts';
-import type { IssueCounts, IssueStatus } from '../shared/contracts.ts';
+import type { IssueCounts, IssueStatus, UnfinishedEngine } from '../shared/contracts.ts';
 import type { FindingData, FindingRecord } from '../shared/findings.ts';
 import { iso } from './schemas/common.schema.ts';
 
@@ -59,7 +59,13 @@ export function scanDto(s: ScanRecord, findings: FindingRecord[] | null) {
     summary: results ? s.summary : null,
     issues: results && findings ? findings.map((f) => scanIssueDto(f)) : null,
     issuesLeftOut: results ? s.issuesLeftOut : null,
+    incomplete: results ? incompleteDto(s.unfinishedEngines) : null,
   };
+}
+
+/** The engines that did not finish on a scanned page, or null when all did. */
+export function incompleteDto(unfinished: readonly UnfinishedEngine[]) {
+  return unfinished.length ? { engines: unfinished.map((u) => ({ engine: u.engine, reason: u.reason })) } : null;
 }
 
 export function siteDto(s: SiteRecord) {
@@ -141,6 +147,7 @@ export function pageScanDto(s: PageScanHistoryEntry) {
     durationMs: s.durationMs,
     error: s.error,
     reusedFrom: s.reusedFrom,
+    incomplete: s.status === 'completed' || s.status === 'completed_partial' ? incompleteDto(s.unfinishedEngines) : null,
   };
 }
 

@@ -66,6 +66,16 @@ export interface ScanUrlOptions {
 
 export const DEFAULT_SCAN_DEADLINE_MS = 120_000;
 
+/**
+ * The part of the scan's deadline kept free of the engines after axe, for what comes after them
+ * (pictures, closing a tab whose engine was cut off, storing): at most 15 s, a fifth of a short
+ * deadline. An engine still running when only this much is left is stopped where it is and the
+ * page keeps the findings of the engines that finished (`EngineRun.unfinished`).
+ */
+export function enginesEndAt(deadlineAt: number, deadlineMs: number): number {
+  return deadlineAt - Math.min(15_000, deadlineMs / 5);
+}
+
 /** What one engine found on the page before merging (superseded findings included), and how long it took. */
 export interface EngineRun {
   engine: string;
@@ -73,6 +83,12 @@ export interface EngineRun {
   findings: FindingDraft[];
   /** Set when the engine threw: the others still ran. */
   error?: string;
+  /**
+   * The engine did not finish on this page, so the page's scan is incomplete for its rules:
+   * `out_of_time` (stopped at the engines' share of the deadline, or never started because it
+   * had passed) or `failed` (it threw). Its findings are missing, not absent.
+   */
+  unfinished?: 'out_of_time' | 'failed';
 }
 
 /** A flow's end state checked at one more viewport (see `ScanUrlOptions.laterViewports`). */
@@ -107,6 +123,8 @@ export type ScanUrlResult =
       laterViewports?: LaterViewportRun[];
       /** With `recordResources`: what the page loaded for its audit, and whether a later crawl can check it again. */
       manifest?: ResourceManifest;
+      /** An engine was stopped mid-way at the engines' share of the deadline: the tab was closed after it (nothing after the engines ran). */
+      cutOff?: boolean;
     }
   /** `throttle`: the site answered 429 or 503 to the page or to what it needs to render (see page-session.ts). */
   | { kind: 'page-error'; error: PageError; finalUrl: string | null; httpStatus: number | null; throttle?: Throttle };
@@ -136,16 +154,20 @@ export async function scanUrl(url: string, opts: ScanUrlOptions): Promise<ScanUr
     // once more. A flow is never run twice (it would send its forms again).
     const scan = () =>
       recorded(url, opts, tab, () =>
-        runScan(url, { ...opts, signal, deadlineAt }, tab).catch((err: unknown) => {
+        runScan(url, { ...opts, signal, deadlineAt, enginesEndAt: enginesEndAt(deadlineAt, deadlineMs) }, tab).catch((err: unknown) => {
           if (opts.flow || signal.aborted || tab.broken || !DOCUMENT_GONE.test(String(err))) throw err;
-          return runScan(url, { ...opts, signal, deadlineAt }, tab);
+          return runScan(url, { ...opts, signal, deadlineAt, enginesEndAt: enginesEndAt(deadlineAt, deadlineMs) }, tab);
         }),
       );
     const outcome = await Promise.race([scan(), expired]).catch((err: unknown) => {
       if (deadline.signal.aborted && !opts.signal?.aborted && !tab.crashed) return 'expired' as const;
       throw err;
     });
-    if (outcome !== 'expired') return outcome;
+    if (outcome !== 'expired') {
+      // The engine that was cut off may still be running in the page: the slot gets a fresh tab.
+      if (outcome.kind === 'scanned' && outcome.cutOff) await Promise.race([tab.close(), new Promise((r) => setTimeout(r, 5000))]);
+      return outcome;
+    }
     opts.signal?.throwIfAborted();
     return {
       kind: 'page-error',
@@ -174,7 +196,13 @@ async function recorded(url: string, opts: ScanUrlOptions, tab: Tab, run: () => 
     result = await run();
   } finally {
     const seen = await recording.stop();
-    if (result?.kind === 'scanned') result.manifest = buildManifest(url, seen, { refusedByProxy: result.blocked.length });
+    if (result?.kind === 'scanned') {
+      // An audit some engine did not finish is not one to stand for a later crawl's.
+      const unfinished = result.engines.find((e) => e.unfinished);
+      result.manifest = unfinished
+        ? { usable: false, reason: `the ${unfinished.engine} engine did not finish (${unfinished.unfinished})` }
+        : buildManifest(url, seen, { refusedByProxy: result.blocked.length });
+    }
   }
   return result;
 }
@@ -182,7 +210,12 @@ async function recorded(url: string, opts: ScanUrlOptions, tab: Tab, run: () => 
 /** What a check throws when the document it was looking at went away (the page navigated). */
 const DOCUMENT_GONE = /Execution context was destroyed|most likely because of a navigation|frame was detached|Cannot find context with specified id/i;
 
-async function runScan(url: string, opts: ScanUrlOptions & { deadlineAt?: number }, tab: Tab): Promise<ScanUrlResult> {
+type RunOptions = ScanUrlOptions & { deadlineAt?: number; enginesEndAt?: number };
+
+/** The engines' share of the deadline has passed (see `enginesEndAt`). */
+const pastEngines = (opts: RunOptions) => opts.enginesEndAt !== undefined && performance.now() >= opts.enginesEndAt;
+
+async function runScan(url: string, opts: RunOptions, tab: Tab): Promise<ScanUrlResult> {
   const engines = opts.engines ?? DEFAULT_ENGINES;
   let loaded = await tab.load(opts.flow?.startUrl ?? url, { signal: opts.signal, onLoading: () => opts.onStage?.('Loading') });
   if (loaded.kind === 'page-error') return loaded;
@@ -200,14 +233,31 @@ async function runScan(url: string, opts: ScanUrlOptions & { deadlineAt?: number
   const secrets = [...tab.secrets(), ...(opts.flow?.typed ?? [])];
   const showsSecret = secrets.length > 0 && (await pageMentions(loaded.page, secrets));
   const session = { page: loaded.page, url, finalUrl: loaded.finalUrl, pageTitle: loaded.pageTitle, signal: opts.signal, fromFlow: !!opts.flow, earlier: [] as FindingDraft[], engineIds: engines.map((e) => e.id), layouts: {} };
-  const { findings, all, runs, passes } = await runEngines(session, engines, opts, tab);
+  const { findings, all, runs, passes, cutOff } = await runEngines(session, engines, opts, tab);
+  // An engine stopped mid-way may have left the page changed (its viewport, styles, focus) or busy
+  // in a script: nothing more is read from it, and the tab is closed (scanUrl) for a fresh one.
+  if (cutOff) {
+    return scrubbed(secrets, !!opts.flow, {
+      kind: 'scanned',
+      pageTitle: loaded.pageTitle,
+      finalUrl: loaded.finalUrl,
+      httpStatus: loaded.httpStatus,
+      findings,
+      passes,
+      blocked: [...loaded.blocked],
+      engines: runs,
+      statesChecked: [],
+      cutOff: true,
+      ...(rendered !== undefined ? splitView(rendered) : {}),
+    });
+  }
   // While the page is still in the state its findings were found in; bounded, never fails the scan.
   const screenshots = opts.screenshots && !showsSecret ? await screenshotFindings(loaded.page, findings, opts.screenshots, opts.signal) : undefined;
   // Bounded and never failing the scan, like the pictures; nothing at all without a model.
   const candidates = opts.judgementCandidates ? await collectJudgementCandidates(loaded.page, findings) : undefined;
   // Then the states a click opens: only what each reveals is checked, and the page is put back.
   let statesChecked: string[] = [];
-  if (opts.states && opts.states.maxStates > 0 && opts.states.budgetMs > 0) {
+  if (opts.states && opts.states.maxStates > 0 && opts.states.budgetMs > 0 && !pastEngines(opts)) {
     // A state that could not be closed: the page is loaded again. A flow's end state is not
     // reached again (that would send its forms once more): exploring stops there instead.
     const reload = async () => {
@@ -224,9 +274,10 @@ async function runScan(url: string, opts: ScanUrlOptions & { deadlineAt?: number
   // flow is run once however many viewports the crawl has.
   const laterViewports: LaterViewportRun[] = [];
   for (const later of opts.flow ? (opts.laterViewports ?? []) : []) {
-    if (opts.signal?.aborted || tab.broken) break;
+    if (opts.signal?.aborted || tab.broken || pastEngines(opts)) break;
     const out = await atViewport(loaded.page, later.setup, () => runEngines({ ...session, engineIds: later.engines.map((e) => e.id), layouts: {} }, later.engines, opts, tab));
     laterViewports.push({ viewport: later.viewport, findings: out.findings, engines: out.runs, passes: out.passes });
+    if (out.cutOff) break;
   }
   return scrubbed(secrets, !!opts.flow, {
     kind: 'scanned',
@@ -279,25 +330,53 @@ function scrubbed(secrets: readonly string[], fromFlow: boolean, r: Extract<Scan
 /**
  * Runs `engines` on the page in turn and merges their findings: one per element and criterion
  * (`all` keeps them before merging). axe's findings are needed; an own check that throws is
- * logged in `runs` and the others go on.
+ * logged in `runs` and the others go on. Past the engines' share of the deadline
+ * (`opts.enginesEndAt`) the engine running is stopped where it is (`cutOff`: the page may be left
+ * changed) and the ones after it are not started; each is marked `unfinished` in `runs`, and the
+ * findings of the engines that finished stand. axe itself is not cut off: without its findings
+ * the page has no audit, and the scan's hard deadline ends it.
  */
-async function runEngines(session: PageSession, engines: readonly ScanEngine[], opts: ScanUrlOptions, tab: Tab): Promise<{ findings: FindingDraft[]; all: FindingDraft[]; runs: EngineRun[]; passes: PassedRule[] }> {
+async function runEngines(
+  session: PageSession,
+  engines: readonly ScanEngine[],
+  opts: RunOptions,
+  tab: Tab,
+): Promise<{ findings: FindingDraft[]; all: FindingDraft[]; runs: EngineRun[]; passes: PassedRule[]; cutOff: boolean }> {
   const runs: EngineRun[] = [];
   // Findings still standing, per engine run: a later engine may withdraw earlier ones it measured.
   const kept: FindingDraft[][] = [];
   const current = () => kept.flat();
   const passes: PassedRule[] = [];
   let stage: ScanStage | undefined;
+  let cutOff = false;
+  const scanSignal = session.signal;
   for (const engine of engines) {
     opts.signal?.throwIfAborted();
+    const first = engine === engines[0];
+    if (cutOff || (!first && pastEngines(opts))) {
+      runs.push({ engine: engine.id, ms: 0, findings: [], unfinished: 'out_of_time' });
+      continue;
+    }
     if (engine.stage !== stage) {
       stage = engine.stage;
       await opts.onStage?.(stage);
     }
     const started = performance.now();
+    // The engine's own signal: aborted at the engines' share of the deadline, so that it stops between its steps.
+    const own = new AbortController();
+    const timer = !first && opts.enginesEndAt !== undefined ? setTimeout(() => own.abort(), Math.max(0, opts.enginesEndAt - performance.now())) : undefined;
     try {
       session.earlier = current();
-      const out = await engine.run(session);
+      session.signal = scanSignal ? AbortSignal.any([scanSignal, own.signal]) : own.signal;
+      const running = engine.run(session);
+      const out = timer ? await Promise.race([running, outOfTime(own.signal)]) : await running;
+      if (out === OUT_OF_TIME) {
+        running.catch(() => {});
+        cutOff = true;
+        kept.push([]);
+        runs.push({ engine: engine.id, ms: Math.round(performance.now() - started), findings: [], unfinished: 'out_of_time' });
+        continue;
+      }
       if (out.supersedes?.length) {
         const gone = new Set(out.supersedes.map((s) => `${s.ruleId}\u0000${s.selector}`));
         for (let i = 0; i < kept.length; i++) kept[i] = kept[i]!.filter((f) => !gone.has(`${f.ruleId}\u0000${f.elementSelector}`));
@@ -312,13 +391,26 @@ async function runEngines(session: PageSession, engines: readonly ScanEngine[], 
       // browser must reach the activity's retry).
       if (engine === engines[0] || tab.broken) throw err;
       kept.push([]);
-      runs.push({ engine: engine.id, ms: Math.round(performance.now() - started), findings: [], error: (err as Error).message.slice(0, 300) });
+      // Returned after the engines' share of the deadline by an engine that gave up when told to stop.
+      const late = own.signal.aborted;
+      cutOff ||= late;
+      runs.push({ engine: engine.id, ms: Math.round(performance.now() - started), findings: [], error: (err as Error).message.slice(0, 300), unfinished: late ? 'out_of_time' : 'failed' });
+    } finally {
+      clearTimeout(timer);
+      session.signal = scanSignal;
     }
   }
   // Confirmed first, so that a confirmed finding wins over another engine's needs-review one.
   const all = current();
   const findings = mergeFindings([...all.filter((f) => f.type === 'confirmed'), ...all.filter((f) => f.type !== 'confirmed')]);
-  return { findings, all, runs, passes };
+  return { findings, all, runs, passes, cutOff };
+}
+
+const OUT_OF_TIME = Symbol('out of time');
+
+/** Settles with `OUT_OF_TIME` when `signal` aborts. */
+function outOfTime(signal: AbortSignal): Promise<typeof OUT_OF_TIME> {
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(OUT_OF_TIME), { once: true }));
 }
 
 /**

@@ -195,6 +195,25 @@ export interface InteractionState {
 export interface ScanCoverage {
   viewports: ViewportName[] | null;
   states: string[];
+  /**
+   * The engines that did not finish on the page (at any of its viewports): out of the scan's time,
+   * or failed. Their rules were not (fully) checked, so the page's issues they find are not found
+   * fixed by this scan. Absent or empty: every engine finished.
+   */
+  unfinishedEngines?: UnfinishedEngine[];
+}
+
+/** An engine that did not finish on a page (see `ScanCoverage.unfinishedEngines`). */
+export interface UnfinishedEngine {
+  engine: string;
+  reason: 'out_of_time' | 'failed';
+}
+
+/** The engines of `runs` that did not finish, once each (the first reason seen), in run order. */
+export function unfinishedEngines(runs: ReadonlyArray<{ engine: string; unfinished?: UnfinishedEngine['reason'] }>): UnfinishedEngine[] {
+  const out = new Map<string, UnfinishedEngine>();
+  for (const r of runs) if (r.unfinished && !out.has(r.engine)) out.set(r.engine, { engine: r.engine, reason: r.unfinished });
+  return [...out.values()];
 }
 
 /** A crawl's viewport: `desktop` (1280x800), `mobile` (390x844, touch, device pixel ratio 3) or a width in CSS px. */

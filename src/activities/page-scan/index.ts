@@ -7,7 +7,7 @@ import { crawlPageState, ensureCrawlPageScan, recordCrawlPageScan } from '../../
 import { getPageUrl } from '../../db/repositories/page.repository.ts';
 import { countFindings, findScan, flowRanAt, markFlowRan, saveScanPageInfo, saveScanResult, setScanStage } from '../../db/repositories/scan.repository.ts';
 import type { Database } from '../../db/database.ts';
-import { FAILURE_TYPES, type PageError, type ScanPageResult, type ScanStage, type ViewportName } from '../../shared/contracts.ts';
+import { FAILURE_TYPES, unfinishedEngines, type PageError, type ScanPageResult, type ScanStage, type ViewportName } from '../../shared/contracts.ts';
 import { DEFAULT_VIEWPORTS, isDesktopOnly, viewportKey, viewportSetup } from '../../shared/viewports.ts';
 import { findCrawl } from '../../db/repositories/crawl.repository.ts';
 import { capFindings } from '../../shared/findings-cap.ts';
@@ -285,6 +285,9 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
       const { kept, leftOut } = capFindings(result.findings);
       if (leftOut) deps.logger.warn({ scanId, url, kept: kept.length, leftOut: leftOut.total }, 'more findings than a page keeps; the rest are counted per rule');
       result.findings = kept;
+      // Engines that ran out of the scan's time or broke: the page stands with the others' findings.
+      const unfinished = unfinishedEngines(result.engines);
+      if (unfinished.length) deps.logger.warn({ scanId, url, unfinished }, 'some engines did not finish on the page; its results stand without theirs');
       const rows = result.findings.map((found) => {
           // A selector is indexed and part of the issue's identity: the page decides its length.
           const f = { ...found, elementSelector: boundedSelector(found.elementSelector) };
@@ -309,7 +312,7 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
         passes: result.passes,
         findings: rows,
         screenshots: screenshotsToStore(result.screenshots, result.findings, rows, deps.screenshots, tabOwner.crawlId ?? null, tagged ? first : null),
-        coverage: { viewports: tagged ? checked.viewports : null, states: [...checked.states] },
+        coverage: { viewports: tagged ? checked.viewports : null, states: [...checked.states], ...(unfinished.length ? { unfinishedEngines: unfinished } : {}) },
       });
       if (result.candidates) await saveJudgementCandidates(deps.db, scanId, { ...result.candidates, viewport: tagged ? first : null });
       return result;

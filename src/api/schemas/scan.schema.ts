@@ -139,6 +139,16 @@ const base = {
 
 export const ScanListItemSchema = z.object(base).openapi('ScanListItem');
 
+export const IncompleteSchema = z
+  .object({
+    engines: z.array(z.object({ engine: z.string(), reason: z.enum(['out_of_time', 'failed']) })),
+  })
+  .nullable()
+  .openapi('ScanIncomplete', {
+    description:
+      "Set on a scanned page where some engines did not finish: `out_of_time` (the scan's deadline came first: stopped, or never started) or `failed` (the engine broke on the page). The issues stand as the engines that finished found them; these engines' rules were not (fully) checked, and their issues on the page are not found fixed by this scan. Null when every engine finished, and until the scan has results.",
+  });
+
 export const ScanSchema = z
   .object({
     ...base,
@@ -151,6 +161,7 @@ export const ScanSchema = z
         description:
           'A page keeps at most 2,000 issues (every rule keeps at least one; then confirmed before needs_review, by severity); the rest are counted here per rule. Null when none was left out. The score counts them all.',
       }),
+    incomplete: IncompleteSchema,
   })
   .openapi('Scan');
 

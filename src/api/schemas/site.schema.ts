@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { SEVERITIES, WCAG_LEVELS, ISSUE_TYPES } from '../../shared/contracts.ts';
 import { isViewportName, MAX_VIEWPORT_WIDTH, MAX_VIEWPORTS, MIN_VIEWPORT_WIDTH, viewportsProblem } from '../../shared/viewports.ts';
-import { EvidenceSchema, InteractionStateSchema, TargetUrl, ViewportSchema, WcagCriteriaSchema } from './scan.schema.ts';
+import { EvidenceSchema, IncompleteSchema, InteractionStateSchema, TargetUrl, ViewportSchema, WcagCriteriaSchema } from './scan.schema.ts';
 
 export const CRAWL_STATUSES = ['queued', 'running', 'completed', 'completed_partial', 'cancelled', 'failed'] as const;
 export const ISSUE_STATUSES = ['open', 'fixed', 'dismissed', 'cant_fix'] as const;
@@ -229,6 +229,7 @@ export const PageScanSchema = z
         description:
           'Set when nothing the page loaded had changed since an earlier audit: the id of the scan whose audit (findings, score, texts) this scan carries, without a browser having loaded the page again. Null for a page audited by this scan.',
       }),
+    incomplete: IncompleteSchema,
   })
   .openapi('PageScan');
 

@@ -128,7 +128,9 @@ async function diffAndEndCrawl(db: Kysely<DB>, crawlId: string, opts: FinalizeOp
                       -- An issue of a viewport or an interaction state is fixed only where the scan checked that viewport
                       -- (a later one may run out of time) and opened that state (a page's states are bounded).
                       and (i.viewport is null or ps.coverage is null or coalesce(ps.coverage->'viewports', '[]'::jsonb) @> jsonb_build_array(i.viewport))
-                      and (i.state is null or coalesce(ps.coverage->'states', '[]'::jsonb) @> jsonb_build_array(i.state->'target')))
+                      and (i.state is null or coalesce(ps.coverage->'states', '[]'::jsonb) @> jsonb_build_array(i.state->'target'))
+                      -- Nor by a scan where the engine that finds it did not finish (out of time, or broken on the page).
+                      and not coalesce(ps.coverage->'unfinishedEngines', '[]'::jsonb) @> jsonb_build_array(jsonb_build_object('engine', i.data->'engine')))
         and not exists (select 1 from crawl_findings f where f.fingerprint = i.fingerprint)
       returning i.id`.execute(trx);
 

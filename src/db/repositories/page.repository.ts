@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { PageError, ScanStatus } from '../../shared/contracts.ts';
+import type { PageError, ScanCoverage, ScanStatus } from '../../shared/contracts.ts';
 import type { DB } from '../schema.ts';
 import { pageFromRow, type PageRecord, type ScanRecord } from './records.ts';
 import type { IssueCounts } from '../../shared/contracts.ts';
@@ -13,7 +13,7 @@ export interface PageWithCounts {
 }
 
 /** One scan of a page's history, with its findings counted by severity. */
-export type PageScanHistoryEntry = Pick<ScanRecord, 'id' | 'crawlId' | 'status' | 'score' | 'completedAt' | 'createdAt' | 'durationMs' | 'error'> & {
+export type PageScanHistoryEntry = Pick<ScanRecord, 'id' | 'crawlId' | 'status' | 'score' | 'completedAt' | 'createdAt' | 'durationMs' | 'error' | 'unfinishedEngines'> & {
   counts: IssueCounts;
   /** A reused page: the scan whose audit it carries. */
   reusedFrom: string | null;
@@ -91,6 +91,7 @@ export async function pageScanHistory(db: Db, pageId: string): Promise<PageScanH
       'ps.duration_ms',
       'ps.error',
       'ps.reused_from_scan_id',
+      'ps.coverage',
       sql<IssueCounts>`json_build_object(
         'critical', count(f.id) filter (where f.severity = 'critical'),
         'serious', count(f.id) filter (where f.severity = 'serious'),
@@ -111,6 +112,7 @@ export async function pageScanHistory(db: Db, pageId: string): Promise<PageScanH
     createdAt: r.created_at,
     durationMs: r.duration_ms,
     error: (r.error as PageError | null) ?? null,
+    unfinishedEngines: (r.coverage as ScanCoverage | null)?.unfinishedEngines ?? [],
     counts: r.counts,
     reusedFrom: r.reused_from_scan_id,
   }));

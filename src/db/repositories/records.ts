@@ -3,7 +3,7 @@
  * Each table has exactly one `…FromRow` mapper here, and every repository function that returns
  * rows goes through it, so nothing outside `src/db` reads a snake_case column name.
  */
-import type { CrawlStatus, DiscoveredVia, ErrorInfo, IssueCounts, IssueStatus, PageError, ScanStage, ScanStatus, ViewportName } from '../../shared/contracts.ts';
+import type { CrawlStatus, DiscoveredVia, ErrorInfo, IssueCounts, IssueStatus, PageError, ScanCoverage, ScanStage, ScanStatus, UnfinishedEngine, ViewportName } from '../../shared/contracts.ts';
 import { crawlViewports } from '../../shared/viewports.ts';
 import type { ElementFailure, FindingData, FindingRecord } from '../../shared/findings.ts';
 import type { PassedRuleInfo, ScanSummary } from '../../shared/summary.ts';
@@ -38,6 +38,8 @@ export interface ScanRecord {
   enginePasses: PassedRuleInfo[] | null;
   /** Findings past the per-page cap, counted per rule (null: none left out). */
   issuesLeftOut: { total: number; byRule: Record<string, number> } | null;
+  /** The engines that did not finish on the page (its results stand without theirs); empty: all finished. */
+  unfinishedEngines: UnfinishedEngine[];
   error: PageError | null;
   clientIp: string | null;
   /** Changes of a single-page scan's row so far (1 when written): its live-progress event id. */
@@ -65,6 +67,7 @@ export function scanFromRow(r: PageScan): ScanRecord {
     summary: (r.summary as ScanSummary | null) ?? null,
     enginePasses: (r.engine_passes as PassedRuleInfo[] | null) ?? null,
     issuesLeftOut: (r.issues_left_out as ScanRecord['issuesLeftOut']) ?? null,
+    unfinishedEngines: (r.coverage as ScanCoverage | null)?.unfinishedEngines ?? [],
     error: (r.error as PageError | null) ?? null,
     clientIp: r.client_ip,
     eventSeq: Number(r.event_seq),

@@ -79,3 +79,21 @@ describe('the diff finds an issue fixed only where the scan checked its viewport
     expect(await crawlChecking(s, null)).toEqual({ plain: 'fixed', menu: 'open', mobile: 'fixed', desktop: 'fixed' });
   });
 });
+
+describe('the diff does not find an issue fixed on a page where the engine that finds it did not finish', () => {
+  it('keeps open the issues of an engine that ran out of time or failed there, and finds the finished engines\' issues fixed', async () => {
+    const s = await seed();
+    await db.updateTable('issues').set({ data: JSON.stringify({ engine: 'keyboard' }) }).where('fingerprint', '=', 'plain').where('site_id', '=', s.siteId).execute();
+    await db.updateTable('issues').set({ data: JSON.stringify({ engine: 'axe' }) }).where('fingerprint', '=', 'desktop').where('site_id', '=', s.siteId).execute();
+    await db.updateTable('issues').set({ data: JSON.stringify({ engine: 'reflow' }) }).where('fingerprint', '=', 'mobile').where('site_id', '=', s.siteId).execute();
+    const coverage: ScanCoverage = {
+      viewports: ['desktop', 'mobile'],
+      states: ['#menu-button'],
+      unfinishedEngines: [
+        { engine: 'keyboard', reason: 'out_of_time' },
+        { engine: 'reflow', reason: 'failed' },
+      ],
+    };
+    expect(await crawlChecking(s, coverage)).toEqual({ plain: 'open', menu: 'fixed', mobile: 'open', desktop: 'fixed' });
+  });
+});
