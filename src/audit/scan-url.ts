@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright';
-import type { PageError, ScanStage, ViewportName } from '../shared/contracts.ts';
+import { unfinishedEngines, type PageError, type ScanStage, type ViewportName } from '../shared/contracts.ts';
 import type { ViewportSetup } from '../shared/viewports.ts';
 import type { TargetPolicy } from '../security/target-policy.ts';
 import { mergeFindings } from './findings/findings.ts';
@@ -141,6 +141,7 @@ export async function scanUrl(url: string, opts: ScanUrlOptions): Promise<ScanUr
   const timer = setTimeout(() => deadline.abort(), deadlineMs);
   const deadlineAt = performance.now() + deadlineMs;
   const signal = opts.signal ? AbortSignal.any([opts.signal, deadline.signal]) : deadline.signal;
+  const runOpts: RunOptions = { ...opts, signal, deadlineAt, enginesEndAt: enginesEndAt(deadlineAt, deadlineMs) };
   // Settles when the deadline passes, even if closing the tab does not end a pending call.
   const expired = new Promise<'expired'>((resolve) => deadline.signal.addEventListener('abort', () => resolve('expired'), { once: true }));
   if (!opts.tab && !opts.browser) throw new Error('scanUrl needs a tab or a browser');
@@ -154,9 +155,9 @@ export async function scanUrl(url: string, opts: ScanUrlOptions): Promise<ScanUr
     // once more. A flow is never run twice (it would send its forms again).
     const scan = () =>
       recorded(url, opts, tab, () =>
-        runScan(url, { ...opts, signal, deadlineAt, enginesEndAt: enginesEndAt(deadlineAt, deadlineMs) }, tab).catch((err: unknown) => {
+        runScan(url, runOpts, tab).catch((err: unknown) => {
           if (opts.flow || signal.aborted || tab.broken || !DOCUMENT_GONE.test(String(err))) throw err;
-          return runScan(url, { ...opts, signal, deadlineAt, enginesEndAt: enginesEndAt(deadlineAt, deadlineMs) }, tab);
+          return runScan(url, runOpts, tab);
         }),
       );
     const outcome = await Promise.race([scan(), expired]).catch((err: unknown) => {
@@ -198,9 +199,9 @@ async function recorded(url: string, opts: ScanUrlOptions, tab: Tab, run: () => 
     const seen = await recording.stop();
     if (result?.kind === 'scanned') {
       // An audit some engine did not finish is not one to stand for a later crawl's.
-      const unfinished = result.engines.find((e) => e.unfinished);
+      const [unfinished] = unfinishedEngines(result.engines);
       result.manifest = unfinished
-        ? { usable: false, reason: `the ${unfinished.engine} engine did not finish (${unfinished.unfinished})` }
+        ? { usable: false, reason: `the ${unfinished.engine} engine did not finish (${unfinished.reason})` }
         : buildManifest(url, seen, { refusedByProxy: result.blocked.length });
     }
   }
@@ -236,8 +237,9 @@ async function runScan(url: string, opts: RunOptions, tab: Tab): Promise<ScanUrl
   const { findings, all, runs, passes, cutOff } = await runEngines(session, engines, opts, tab);
   // An engine stopped mid-way may have left the page changed (its viewport, styles, focus) or busy
   // in a script: nothing more is read from it, and the tab is closed (scanUrl) for a fresh one.
-  if (cutOff) {
-    return scrubbed(secrets, !!opts.flow, {
+  /** The page's result: what every scan has, and what this one got beyond it (states, pictures, ...). */
+  const scanned = (more: Partial<Extract<ScanUrlResult, { kind: 'scanned' }>>): ScanUrlResult =>
+    scrubbed(secrets, !!opts.flow, {
       kind: 'scanned',
       pageTitle: loaded.pageTitle,
       finalUrl: loaded.finalUrl,
@@ -247,10 +249,10 @@ async function runScan(url: string, opts: RunOptions, tab: Tab): Promise<ScanUrl
       blocked: [...loaded.blocked],
       engines: runs,
       statesChecked: [],
-      cutOff: true,
       ...(rendered !== undefined ? splitView(rendered) : {}),
+      ...more,
     });
-  }
+  if (cutOff) return scanned({ cutOff: true });
   // While the page is still in the state its findings were found in; bounded, never fails the scan.
   const screenshots = opts.screenshots && !showsSecret ? await screenshotFindings(loaded.page, findings, opts.screenshots, opts.signal) : undefined;
   // Bounded and never failing the scan, like the pictures; nothing at all without a model.
@@ -279,20 +281,11 @@ async function runScan(url: string, opts: RunOptions, tab: Tab): Promise<ScanUrl
     laterViewports.push({ viewport: later.viewport, findings: out.findings, engines: out.runs, passes: out.passes });
     if (out.cutOff) break;
   }
-  return scrubbed(secrets, !!opts.flow, {
-    kind: 'scanned',
-    pageTitle: loaded.pageTitle,
-    finalUrl: loaded.finalUrl,
-    httpStatus: loaded.httpStatus,
-    findings,
-    passes,
-    blocked: [...loaded.blocked],
-    engines: runs,
+  return scanned({
     statesChecked,
     ...(laterViewports.length ? { laterViewports } : {}),
     ...(screenshots ? { screenshots } : {}),
     ...(candidates ? { candidates } : {}),
-    ...(rendered !== undefined ? splitView(rendered) : {}),
   });
 }
 

@@ -160,15 +160,7 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
         if (!skipped.admit(finalUrl)) return { added: false, links: [] };
         // A same-site redirect lands on its target, counted once under that URL.
         if (finalUrl !== item.url) await markUrlDone(deps.db, crawlId, finalUrl, 'html');
-        const reg = await registerPage(deps.db, {
-          crawlId,
-          siteId,
-          url: finalUrl,
-          path: pathOf(finalUrl),
-          depth: item.depth,
-          via: item.via,
-          httpStatus: outcome.status,
-        });
+        const reg = await registerAnswered(crawlId, siteId, finalUrl, item, outcome.status);
         const { links, base } = extractLinks(outcome.body);
         const baseUrl = (base && normalizeUrl(base, finalUrl)) || finalUrl;
         const out: string[] = [];
@@ -210,8 +202,12 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
   async function registerStartPage(crawlId: string, siteId: string, item: FrontierUrl, answer: Extract<FetchOutcome, { kind: 'html' }>): Promise<boolean> {
     const url = landedAt(answer.finalUrl, item.url)!;
     if (!urlWithinLimit(url)) return false;
-    const reg = await registerPage(deps.db, { crawlId, siteId, url, path: pathOf(url), depth: item.depth, via: item.via, httpStatus: answer.status });
-    return reg.added;
+    return (await registerAnswered(crawlId, siteId, url, item, answer.status)).added;
+  }
+
+  /** The page a frontier URL's HTML answer landed on (`url`), registered with the URL's depth and origin. */
+  function registerAnswered(crawlId: string, siteId: string, url: string, item: FrontierUrl, httpStatus: number) {
+    return registerPage(deps.db, { crawlId, siteId, url, path: pathOf(url), depth: item.depth, via: item.via, httpStatus });
   }
 
   return {

@@ -32,7 +32,7 @@ import { screenshotHook, screenshotsToStore, type ScreenshotSettings } from './s
 import { handOverRenderedLinks } from './rendered-links.ts';
 import { saveJudgementCandidates } from '../../db/repositories/judgement.repository.ts';
 import { mergeManifests } from '../../audit/reuse/manifest.ts';
-import { saveAuditFacts } from '../../db/repositories/page-reuse.repository.ts';
+import { saveAuditFacts, siteAuthVersion } from '../../db/repositories/page-reuse.repository.ts';
 import { crawlAuditKey, reuseUnchangedPage, type ReuseOutcome } from './reuse.ts';
 
 export interface PageScanActivityDeps {
@@ -378,7 +378,7 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
             );
       // Page reuse: what the audit loaded and under which engines and settings, for a later crawl to check.
       if (result.kind === 'scanned' && !flow) {
-        await saveAuditFacts(deps.db, row.id, { resources: result.manifest ?? { usable: false, reason: 'not recorded' }, auditKey: await crawlAuditKey(deps, input.crawlId, viewports) });
+        await saveAuditFacts(deps.db, row.id, { resources: result.manifest ?? { usable: false, reason: 'not recorded' }, auditKey: crawlAuditKey(deps, viewports, await siteAuthVersion(deps.db, input.crawlId)) });
       }
       // Rendered discovery: the page's links go to discovery, or the page itself goes (see rendered-links.ts).
       const notAPage = await handOverRenderedLinks(deps, { crawlId: input.crawlId, pageId: page.id, scanId: row.id, url: page.url, result });

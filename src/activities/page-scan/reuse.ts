@@ -8,7 +8,7 @@ import type { StateExplorationOptions } from '../../audit/states/explore.ts';
 import { auditKey } from '../../audit/reuse/audit-key.ts';
 import { recheck, type ResourceEntry, type ResourceManifest } from '../../audit/reuse/manifest.ts';
 import { revalidateResource } from '../../discovery/revalidate.ts';
-import { carryOverScan, crawlReuses, findReusableScan, siteAuthVersion } from '../../db/repositories/page-reuse.repository.ts';
+import { carryOverScan, findReusableScan, siteAuthVersion } from '../../db/repositories/page-reuse.repository.ts';
 import { crawlPageState, ensureCrawlPageScan } from '../../db/repositories/crawl-page.repository.ts';
 import { getPageUrl } from '../../db/repositories/page.repository.ts';
 import { findCrawl } from '../../db/repositories/crawl.repository.ts';
@@ -44,13 +44,13 @@ export type ReuseOutcome =
   /** `ended`: the page left the crawl meanwhile (no page of its own): nothing is left to scan. */
   | { reused: false; reason: string; ended?: true };
 
-/** The audit key of a crawl's pages on this worker (see audit-key.ts). */
-export async function crawlAuditKey(deps: ReuseDeps, crawlId: string, viewports: readonly ViewportName[]): Promise<string> {
+/** The audit key of a crawl's pages on this worker (see audit-key.ts); `login`: the site's set-up's version (siteAuthVersion). */
+export function crawlAuditKey(deps: ReuseDeps, viewports: readonly ViewportName[], login: string | null): string {
   return auditKey({
     engines: (deps.scanEngines ?? DEFAULT_ENGINES).map((e) => e.id),
     viewports,
     states: deps.scanStates ?? null,
-    login: await siteAuthVersion(deps.db, crawlId),
+    login,
     judge: deps.judge?.model ?? null,
     enricher: deps.enricher?.name ?? 'offline',
     screenshots: deps.screenshots?.enabled ?? true,
@@ -112,14 +112,14 @@ export async function reuseUnchangedPage(deps: ReuseDeps, input: { crawlId: stri
   const state = await crawlPageState(deps.db, input.crawlId, input.pageId);
   // Not claimed for scanning (or done by an earlier attempt that did not report back: the scan activity answers for it).
   if (state !== 'dispatched' && state !== 'pending') return { reused: false, reason: `the page is ${state ?? 'not part of the crawl'}` };
-  if (!(await crawlReuses(deps.db, input.crawlId))) return { reused: false, reason: 'the crawl asked for {"reuse": false}' };
-  const page = await getPageUrl(deps.db, input.pageId);
-  if (flowNameOf(page.url) !== undefined) return { reused: false, reason: 'a flow is run afresh' };
   const crawl = await findCrawl(deps.db, input.crawlId);
   if (!crawl) return { reused: false, reason: 'no crawl' };
-  const key = await crawlAuditKey(deps, input.crawlId, crawl.viewports ?? DEFAULT_VIEWPORTS);
+  if (!crawl.reuse) return { reused: false, reason: 'the crawl asked for {"reuse": false}' };
+  const page = await getPageUrl(deps.db, input.pageId);
+  if (flowNameOf(page.url) !== undefined) return { reused: false, reason: 'a flow is run afresh' };
   // Pages behind a login are loaded with its session, which a plain GET does not carry.
   if (await siteAuthVersion(deps.db, input.crawlId)) return { reused: false, reason: 'the site has an authentication set-up' };
+  const key = crawlAuditKey(deps, crawl.viewports ?? DEFAULT_VIEWPORTS, null);
   const source = await findReusableScan(deps.db, { crawlId: input.crawlId, pageId: input.pageId, auditKey: key, auditedAfter: new Date(Date.now() - maxAge) });
   if (!source) return { reused: false, reason: 'no earlier audit of this page under the same engines and settings within REUSE_MAX_AGE' };
   ctx.heartbeat({ stage: 'Revalidating', resources: source.entries.length });

@@ -23,12 +23,6 @@ export async function siteAuthVersion(db: Db, crawlId: string): Promise<string |
   return row ? new Date(row.updated_at).toISOString() : null;
 }
 
-/** Whether a crawl reuses unchanged pages (false: `{"reuse": false}`). */
-export async function crawlReuses(db: Db, crawlId: string): Promise<boolean> {
-  const row = await db.selectFrom('crawls').select('reuse').where('id', '=', crawlId).executeTakeFirst();
-  return row?.reuse ?? false;
-}
-
 /** A crawl page's scan: what it loaded and under which audit key (see audit-key.ts). */
 export async function saveAuditFacts(db: Db, scanId: string, v: { resources: ResourceManifest; auditKey: string }): Promise<void> {
   await db.updateTable('page_scans').set({ resources: JSON.stringify(v.resources), audit_key: v.auditKey }).where('id', '=', scanId).execute();
