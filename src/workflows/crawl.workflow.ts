@@ -36,6 +36,14 @@ export const openCrawlUpdate = defineUpdate<OpenCrawlResult>(CRAWL_UPDATES.openC
 const MAX_RUN_EVENTS = 8_000;
 
 /**
+ * The crawl's first page (the start page discovery registers first) is scanned alone for at
+ * most this long before the others are claimed: beside two more pages (a site's largest pages are
+ * often linked from its start page) it took several times as long on two cores, and it is the
+ * page a person waits to see.
+ */
+const FIRST_PAGE_ALONE = '8 seconds';
+
+/**
  * One crawl: starts discovery as a child, scans pages as soon as they are discovered (page-scan,
  * then ai-enrichment), keeps at most `window` pages in flight (claimed in batches of about half a
  * window), continues as new when the history grows, and finalizes once (score and issue diff). The
@@ -138,6 +146,8 @@ export async function CrawlWorkflow(started: CrawlWorkflowInput): Promise<CrawlW
     // claim is an activity and a workflow task). Half a window in flight still keeps every scan
     // slot busy. (patched: runs that claimed page by page replay as they ran.)
     const lowWater = patched('claim-in-batches') ? Math.floor(window / 2) : window - 1;
+    /** The first page of a new crawl gets a head start: claimed alone, the next claim waits for its scan. (patched: runs under way replay without it.) */
+    let firstAlone = !started && patched('first-page-alone');
     for (;;) {
       const info = workflowInfo();
       if (info.continueAsNewSuggested || info.historyLength > (input.maxRunEvents ?? MAX_RUN_EVENTS)) {
@@ -148,7 +158,7 @@ export async function CrawlWorkflow(started: CrawlWorkflowInput): Promise<CrawlW
       let discoveryDone = false;
       let hostLimited = false;
       if (inflight.size <= lowWater) {
-        const r = await db.claimPages({ crawlId, claimKey: `${info.runId}:${claims++}`, limit: window - inflight.size, scanning: scanning.size });
+        const r = await db.claimPages({ crawlId, claimKey: `${info.runId}:${claims++}`, limit: firstAlone ? 1 : window - inflight.size, scanning: scanning.size });
         claimed = r.pageIds.length;
         discoveryDone = r.discoveryDone;
         hostLimited = r.hostLimited === true;
@@ -167,6 +177,11 @@ export async function CrawlWorkflow(started: CrawlWorkflowInput): Promise<CrawlW
       }
       started = true;
       idleMs = 250;
+      if (firstAlone) {
+        firstAlone = false;
+        await condition(() => scanning.size === 0, FIRST_PAGE_ALONE);
+        continue;
+      }
       if (inflight.size > lowWater) await Promise.race(inflight.values());
       // The site's host takes no more pages now: the next claim waits for one of ours to finish
       // (only claims that say so take this path, so earlier histories replay as they ran).

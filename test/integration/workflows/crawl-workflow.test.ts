@@ -25,14 +25,16 @@ interface Calls {
   scanFailed: string[];
   enrichFailed: string[];
   finalized: Array<{ cancelled: boolean }>;
+  /** Claims (with the limit asked) and scans' starts and ends, in the order the activities saw them. */
+  log: string[];
 }
 
 function mockActivities(
   pages: string[],
-  behaviour: { failScan?: string; failEnrich?: string; blockScans?: boolean; claimBatch?: number; inProgress?: string; reusable?: string[]; reuseFails?: string; auditedBefore?: string[] } = {},
+  behaviour: { failScan?: string; failEnrich?: string; blockScans?: boolean; claimBatch?: number; inProgress?: string; reusable?: string[]; reuseFails?: string; auditedBefore?: string[]; scanMs?: number } = {},
 ) {
   const reuseAsked: string[] = [];
-  const calls: Calls = { opened: [], markCrawlRunning: 0, discoverPages: 0, claims: 0, scanned: [], enriched: [], scanFailed: [], enrichFailed: [], finalized: [] };
+  const calls: Calls = { opened: [], markCrawlRunning: 0, discoverPages: 0, claims: 0, scanned: [], enriched: [], scanFailed: [], enrichFailed: [], finalized: [], log: [] };
   const pending = [...pages];
   const byKey = new Map<string, string[]>();
   const persistence = {
@@ -50,6 +52,7 @@ function mockActivities(
     },
     async claimPages(input: { claimKey: string; limit: number }) {
       calls.claims++;
+      calls.log.push(`claim ${input.limit}`);
       // The same key hands out the same pages again, like the real claim.
       if (!byKey.has(input.claimKey)) byKey.set(input.claimKey, pending.splice(0, Math.min(input.limit, behaviour.claimBatch ?? input.limit)));
       const pageIds = byKey.get(input.claimKey)!;
@@ -91,7 +94,11 @@ function mockActivities(
         }
       }
       if (input.pageId === behaviour.failScan) throw ApplicationFailure.nonRetryable('the browser died twice', FAILURE_TYPES.crawlNotFound);
+      calls.log.push(`scan ${input.pageId}`);
+      // Long enough for the workflow to claim more pages meanwhile, if it would.
+      if (behaviour.scanMs) await Context.current().sleep(behaviour.scanMs);
       calls.scanned.push(input.pageId);
+      calls.log.push(`scanned ${input.pageId}`);
       return { kind: 'scanned' as const, findings: 1, pageTitle: input.pageId };
     },
   };
@@ -160,6 +167,21 @@ describe('CrawlWorkflow with mocked activities', () => {
     expect(mocks.calls.enriched.sort()).toEqual(['p1', 'p2', 'p3', 'p4', 'p5']);
     expect(mocks.calls.finalized).toEqual([{ cancelled: false }]);
     expect(mocks.calls.discoverPages).toBe(1);
+  });
+
+  it('scans the first page alone: it is claimed by itself, and the next claim waits for its scan', { timeout: 60_000 }, async () => {
+    const mocks = mockActivities(['p1', 'p2', 'p3', 'p4'], { scanMs: 700 });
+    const result = await withWorkers(mocks, (queues) =>
+      client.workflow.execute('CrawlWorkflow', { taskQueue: queues.workflows, workflowId: `crawl-test-${randomBytes(4).toString('hex')}`, args: [input(queues)] }),
+    );
+    expect(result).toMatchObject({ status: 'completed' });
+    expect(mocks.calls.log.slice(0, 3)).toEqual(['claim 1', 'scan p1', 'scanned p1']);
+    // The whole window then (less the first page, if it is still being enriched).
+    expect(mocks.calls.log[3]).toMatch(/^claim 1[12]$/);
+    // Then the others side by side: every one started before the first of them ended.
+    const rest = mocks.calls.log.slice(4).filter((e) => e.startsWith('scan'));
+    expect(rest.slice(0, 3).sort()).toEqual(['scan p2', 'scan p3', 'scan p4']);
+    expect(mocks.calls.scanned.sort()).toEqual(['p1', 'p2', 'p3', 'p4']);
   });
 
   it('reuses unchanged pages without scanning or enriching them; asks only about pages audited before; a failed reuse check scans the page; {"reuse": false} never asks', { timeout: 60_000 }, async () => {
