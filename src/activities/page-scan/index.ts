@@ -29,10 +29,10 @@ import { flowNameOf } from '../../shared/site-flows.ts';
 import type { SiteAuthLoad } from '../../audit/session/site-login.ts';
 import { TabCrashedError, type TabPool } from '../../audit/session/tab-pool.ts';
 import { screenshotHook, screenshotsToStore, type ScreenshotSettings } from './screenshots.ts';
-import { handOverRenderedLinks } from './rendered-links.ts';
+import { renderedHandOver } from './rendered-links.ts';
 import { saveJudgementCandidates } from '../../db/repositories/judgement.repository.ts';
 import { mergeManifests } from '../../audit/reuse/manifest.ts';
-import { saveAuditFacts, siteAuthVersion } from '../../db/repositories/page-reuse.repository.ts';
+import { siteAuthVersion } from '../../db/repositories/page-reuse.repository.ts';
 import { crawlAuditKey, reuseUnchangedPage, type ReuseOutcome } from './reuse.ts';
 
 export interface PageScanActivityDeps {
@@ -376,14 +376,23 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
               undefined,
               flow && { ...flow.scan, onRan: () => markFlowRan(deps.db, row.id) },
             );
-      // Page reuse: what the audit loaded and under which engines and settings, for a later crawl to check.
-      if (result.kind === 'scanned' && !flow) {
-        await saveAuditFacts(deps.db, row.id, { resources: result.manifest ?? { usable: false, reason: 'not recorded' }, auditKey: crawlAuditKey(deps, viewports, await siteAuthVersion(deps.db, input.crawlId)) });
-      }
       // Rendered discovery: the page's links go to discovery, or the page itself goes (see rendered-links.ts).
-      const notAPage = await handOverRenderedLinks(deps, { crawlId: input.crawlId, pageId: page.id, scanId: row.id, url: page.url, result });
-      if (notAPage) return { kind: 'page-error', error: notAPage };
-      await recordCrawlPageScan(deps.db, { crawlId: input.crawlId, pageId: page.id, scanId: row.id, error: result.kind === 'scanned' ? null : result.error });
+      const rendered = await renderedHandOver(deps, { crawlId: input.crawlId, pageId: page.id, url: page.url, result });
+      if ('notAPage' in rendered) return { kind: 'page-error', error: rendered.notAPage };
+      // Page reuse: what the audit loaded and under which engines and settings, for a later crawl to
+      // check. Written with the page's end, its links and what it keeps, in one transaction.
+      const audit =
+        result.kind === 'scanned' && !flow
+          ? { resources: result.manifest ?? { usable: false as const, reason: 'not recorded' }, auditKey: crawlAuditKey(deps, viewports, await siteAuthVersion(deps.db, input.crawlId)) }
+          : undefined;
+      await recordCrawlPageScan(deps.db, {
+        crawlId: input.crawlId,
+        pageId: page.id,
+        scanId: row.id,
+        error: result.kind === 'scanned' ? null : result.error,
+        facts: { ...rendered.handOver?.facts, ...(audit ? { audit } : {}) },
+        ...(rendered.handOver ? { links: rendered.handOver.links } : {}),
+      });
       if (result.kind === 'page-error') return { kind: 'page-error', error: result.error };
       // A flow's end state may show what it typed in its title: that stays out of the workflow's history.
       return { kind: 'scanned', findings: result.findings.length, pageTitle: flow ? null : result.pageTitle };

@@ -1,7 +1,6 @@
-import { addRenderedLinks, crawlPageDepth, dropRenderedPage, renderedLinkOrigin } from '../../db/repositories/rendered-link.repository.ts';
+import { dropRenderedPage, renderedLinkOrigin, type RenderedLinksFound } from '../../db/repositories/rendered-link.repository.ts';
 import type { Database } from '../../db/database.ts';
-import { saveCrawlPageWays } from '../../db/repositories/scan.repository.ts';
-import { saveRendered } from '../../db/repositories/page-reuse.repository.ts';
+import type { CrawlPageFacts } from '../../db/repositories/scan.repository.ts';
 import { MAX_WAYS_CHARS, MAX_WAYS_LINKS } from '../../shared/page-titles.ts';
 import type { Logger } from '../../logger.ts';
 import type { PageError } from '../../shared/contracts.ts';
@@ -13,21 +12,28 @@ import { documentOf, looksLikeAsset, normalizeRenderedUrl, routeOf, sameSite } f
 /** A crawl page's scan showed it is no page of its own: why, as the scan's page error. */
 export type NotAPage = PageError;
 
+/** What a crawl page hands to discovery and keeps, written with the page's end (recordCrawlPageScan). */
+export interface RenderedHandOver {
+  facts: Pick<CrawlPageFacts, 'ways' | 'rendered'>;
+  links: RenderedLinksFound;
+}
+
 /**
- * Rendered discovery's part of a crawl page's scan, before the page is recorded as scanned (so its
- * links are queued before discovery can see the page done). A page that discovery found through a
+ * Rendered discovery's part of a crawl page's scan. A page that discovery found through a
  * rendered link may turn out to be none: the app's own "not found" view (a broken link, as an
  * HTTP 404 is) or, for a fragment route, the same view as the page that linked to it (an app that
- * ignores the fragment). Such a page is taken back out of the crawl and its error returned. Any
- * other page hands its rendered links to discovery, at its depth + 1, and keeps them (with whether
- * it offers a search) on its scan for the Multiple Ways check.
+ * ignores the fragment). Such a page is taken back out of the crawl here and its error returned.
+ * Any other page's rendered links are returned for discovery, at its depth + 1, with what the page
+ * keeps (its links and whether it offers a search, for the Multiple Ways check; its links and
+ * view, for a crawl that reuses its audit): the caller writes them in the transaction that records
+ * the page as scanned, so its links are queued before discovery can see the page done.
  */
-export async function handOverRenderedLinks(
+export async function renderedHandOver(
   deps: { db: Database; logger: Logger },
-  v: { crawlId: string; pageId: string; scanId: string; url: string; result: ScanUrlResult },
-): Promise<NotAPage | undefined> {
+  v: { crawlId: string; pageId: string; url: string; result: ScanUrlResult },
+): Promise<{ notAPage: NotAPage } | { handOver?: RenderedHandOver }> {
   const { result } = v;
-  if (result.kind !== 'scanned' || !result.view) return undefined;
+  if (result.kind !== 'scanned' || !result.view) return {};
   const view = result.view;
   const origin = await renderedLinkOrigin(deps.db, v.crawlId, v.url);
   if (origin) {
@@ -36,9 +42,11 @@ export async function handOverRenderedLinks(
     if (notFound || sameView) {
       await dropRenderedPage(deps.db, { crawlId: v.crawlId, pageId: v.pageId, url: v.url, brokenLink: notFound, outcome: notFound ? 'not_found_view' : 'same_view' });
       deps.logger.info({ crawlId: v.crawlId, url: v.url, reason: notFound ? 'not_found_view' : 'same_view', foundOn: origin.foundOn }, 'a rendered link led to no page of its own; taken out of the crawl');
-      return notFound
-        ? { code: 'http_error', message: `the app showed its "not found" view (${view.heading || view.title}): a broken link, not a page` }
-        : { code: 'http_error', message: `the route shows the same view as ${origin.foundOn}, which links to it: not a page of its own` };
+      return {
+        notAPage: notFound
+          ? { code: 'http_error', message: `the app showed its "not found" view (${view.heading || view.title}): a broken link, not a page` }
+          : { code: 'http_error', message: `the route shows the same view as ${origin.foundOn}, which links to it: not a page of its own` },
+      };
     }
   }
   const own = normalizeRenderedUrl(v.url);
@@ -54,11 +62,10 @@ export async function handOverRenderedLinks(
     if (kept.length >= MAX_WAYS_LINKS || (chars += u.length) > MAX_WAYS_CHARS) break;
     kept.push(u);
   }
-  await saveCrawlPageWays(deps.db, v.scanId, { search: view.search, links: kept });
-  // Kept for page reuse: a later crawl that reuses this audit hands the same links over again.
-  await saveRendered(deps.db, v.scanId, { links: [...urls], view });
-  const depth = await crawlPageDepth(deps.db, v.crawlId, v.pageId);
-  if (depth === undefined) return undefined;
-  await addRenderedLinks(deps.db, { crawlId: v.crawlId, urls: [...urls], depth: depth + 1, foundOn: v.url, foundOnHash: view.textHash || null });
-  return undefined;
+  return {
+    handOver: {
+      facts: { ways: { search: view.search, links: kept }, rendered: { links: [...urls], view } },
+      links: { urls: [...urls], foundOn: v.url, foundOnHash: view.textHash || null },
+    },
+  };
 }

@@ -16,7 +16,7 @@ import { addCrawlThrottledMs } from '../../db/repositories/host-pacing.repositor
 import { DEFAULT_VIEWPORTS } from '../../shared/viewports.ts';
 import { flowNameOf } from '../../shared/site-flows.ts';
 import { DEFAULT_ENGINES, type ScanEngine } from '../../audit/engines/index.ts';
-import { handOverRenderedLinks } from './rendered-links.ts';
+import { renderedHandOver } from './rendered-links.ts';
 
 /** REUSE_MAX_AGE's default: an audit older than this is done afresh, whatever the site answers. */
 export const DEFAULT_REUSE_MAX_AGE_MS = 30 * 24 * 60 * 60_000;
@@ -128,21 +128,19 @@ export async function reuseUnchangedPage(deps: ReuseDeps, input: { crawlId: stri
   if (waitedMs > 0) await addCrawlThrottledMs(deps.db, input.crawlId, waitedMs);
   if (!verdict.same) return { reused: false, reason: verdict.reason };
   const row = await ensureCrawlPageScan(deps.db, { crawlId: input.crawlId, pageId: page.id, url: page.url });
-  // Rendered discovery as after a scan: the links go to discovery before the page counts as scanned.
-  const rendered = source.rendered;
-  if (rendered) {
-    const notAPage = await handOverRenderedLinks(deps, {
-      crawlId: input.crawlId,
-      pageId: page.id,
-      scanId: row.id,
-      url: page.url,
-      result: { kind: 'scanned', pageTitle: null, finalUrl: page.url, httpStatus: null, findings: [], passes: [], blocked: [], engines: [], statesChecked: [], links: rendered.links, view: rendered.view },
-    });
-    // Taken out of the crawl as no page of its own: the scan activity records that, as ever.
-    if (notAPage) return { reused: false, reason: notAPage.message, ended: true };
-  }
+  // Rendered discovery as after a scan: the links go to discovery with the page's move to scanned.
+  const rendered = source.rendered
+    ? await renderedHandOver(deps, {
+        crawlId: input.crawlId,
+        pageId: page.id,
+        url: page.url,
+        result: { kind: 'scanned', pageTitle: null, finalUrl: page.url, httpStatus: null, findings: [], passes: [], blocked: [], engines: [], statesChecked: [], links: source.rendered.links, view: source.rendered.view },
+      })
+    : {};
+  // Taken out of the crawl as no page of its own: the scan activity records that, as ever.
+  if ('notAPage' in rendered) return { reused: false, reason: rendered.notAPage.message, ended: true };
   const resources: ResourceManifest = { usable: true, entries: verdict.entries };
-  const carried = await carryOverScan(deps.db, { crawlId: input.crawlId, pageId: page.id, scanId: row.id, source, resources, auditKey: key });
+  const carried = await carryOverScan(deps.db, { crawlId: input.crawlId, pageId: page.id, scanId: row.id, source, resources, auditKey: key, ...(rendered.handOver ? { links: rendered.handOver.links } : {}) });
   deps.logger.info({ crawlId: input.crawlId, pageId: page.id, scanId: row.id, from: source.auditScanId, resources: source.entries.length, findings: carried.findings }, 'page unchanged; its last audit reused');
   return { reused: true, from: source.auditScanId, resources: source.entries.length, findings: carried.findings };
 }

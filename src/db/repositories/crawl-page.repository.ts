@@ -7,7 +7,8 @@ import { addEnrichmentUsage } from './crawl.repository.ts';
 import { savePageScanOutcome } from './page.repository.ts';
 import { mapRow, scanFromRow, type ScanRecord } from './records.ts';
 import type { DiscoveredVia, ErrorInfo } from '../../shared/contracts.ts';
-import { endCrawlPageScan, saveSummary, updateFindingTexts } from './scan.repository.ts';
+import { endCrawlPageScan, saveSummary, updateFindingTexts, type CrawlPageFacts } from './scan.repository.ts';
+import { addRenderedLinksFrom, type RenderedLinksFound } from './rendered-link.repository.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -171,10 +172,15 @@ export async function findCrawlPageScan(db: Db, crawlId: string, pageId: string)
  * The end of a crawl page's scan: its scan row, the page's latest outcome (HTTP status always;
  * score, title and time when scanned) and the page's state with the crawl's counters, together.
  */
-export async function recordCrawlPageScan(db: Kysely<DB>, v: { crawlId: string; pageId: string; scanId: string; error: PageError | null }): Promise<void> {
+export async function recordCrawlPageScan(
+  db: Kysely<DB>,
+  v: { crawlId: string; pageId: string; scanId: string; error: PageError | null; facts?: CrawlPageFacts; links?: RenderedLinksFound },
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const ok = v.error === null;
-    const scan = await endCrawlPageScan(trx, v.scanId, v.error);
+    const scan = await endCrawlPageScan(trx, v.scanId, v.error, v.facts);
+    // Queued with the page's move to scanned: discovery never sees the page done without its links.
+    if (v.links) await addRenderedLinksFrom(trx, v.crawlId, v.pageId, v.links);
     await savePageScanOutcome(trx, v.pageId, { httpStatus: scan.httpStatus, ...(ok ? { scanned: { score: scan.score, title: scan.pageTitle } } : {}) });
     await transitionPage(trx, {
       crawlId: v.crawlId,

@@ -1,6 +1,6 @@
 /**
- * Page reuse: a crawl page's audit facts (what it loaded, under which audit key, the rendered
- * links it handed to discovery), finding a page's last reusable audit, and carrying it into a new
+ * Page reuse: finding a page's last reusable audit (from the facts its scan left: what it loaded,
+ * under which audit key, the rendered links it handed to discovery; see `CrawlPageFacts`), and carrying it into a new
  * crawl's scan row with its findings (same fingerprints, so issues keep their identity), pictures,
  * texts and summary, in one transaction with the page's moves to `scanned` and `enriched`.
  */
@@ -9,6 +9,7 @@ import type { DB } from '../schema.ts';
 import type { ResourceEntry, ResourceManifest, StoredRendered } from '../../shared/page-reuse.ts';
 import { savePageScanOutcome } from './page.repository.ts';
 import { transitionPage } from './crawl-page.repository.ts';
+import { addRenderedLinksFrom, type RenderedLinksFound } from './rendered-link.repository.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -21,16 +22,6 @@ export async function siteAuthVersion(db: Db, crawlId: string): Promise<string |
     .where('c.id', '=', crawlId)
     .executeTakeFirst();
   return row ? new Date(row.updated_at).toISOString() : null;
-}
-
-/** A crawl page's scan: what it loaded and under which audit key (see audit-key.ts). */
-export async function saveAuditFacts(db: Db, scanId: string, v: { resources: ResourceManifest; auditKey: string }): Promise<void> {
-  await db.updateTable('page_scans').set({ resources: JSON.stringify(v.resources), audit_key: v.auditKey }).where('id', '=', scanId).execute();
-}
-
-/** A crawl page's rendered links and view, as handed to discovery. */
-export async function saveRendered(db: Db, scanId: string, rendered: StoredRendered): Promise<void> {
-  await db.updateTable('page_scans').set({ rendered: JSON.stringify(rendered) }).where('id', '=', scanId).execute();
 }
 
 /**
@@ -103,9 +94,11 @@ export async function findReusableScan(db: Db, v: { crawlId: string; pageId: str
  */
 export async function carryOverScan(
   db: Kysely<DB>,
-  v: { crawlId: string; pageId: string; scanId: string; source: ReusableScan; resources: ResourceManifest; auditKey: string },
+  v: { crawlId: string; pageId: string; scanId: string; source: ReusableScan; resources: ResourceManifest; auditKey: string; links?: RenderedLinksFound },
 ): Promise<{ findings: number; moved: boolean }> {
   return db.transaction().execute(async (trx) => {
+    // The rendered links go to discovery again, with the page's move to scanned.
+    if (v.links) await addRenderedLinksFrom(trx, v.crawlId, v.pageId, v.links);
     await trx.deleteFrom('findings').where('page_scan_id', '=', v.scanId).execute();
     const copied = await sql<{ n: number }>`
       with src as materialized (select f.*, gen_random_uuid() as new_id from findings f where f.page_scan_id = ${v.source.id}),

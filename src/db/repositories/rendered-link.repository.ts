@@ -35,6 +35,21 @@ export async function addRenderedLinks(db: Db, v: { crawlId: string; urls: reado
   return r.rows.length;
 }
 
+/** Links a crawl page's rendering showed, found on `foundOn` (its text's hash: see rendered-links.ts). */
+export interface RenderedLinksFound {
+  urls: readonly string[];
+  foundOn: string;
+  foundOnHash: string | null;
+}
+
+/** Queues a crawl page's rendered links one level below it (nothing when the page left the crawl). */
+export async function addRenderedLinksFrom(db: Db, crawlId: string, pageId: string, links: RenderedLinksFound): Promise<number> {
+  if (links.urls.length === 0) return 0;
+  const depth = await crawlPageDepth(db, crawlId, pageId);
+  if (depth === undefined) return 0;
+  return addRenderedLinks(db, { crawlId, urls: links.urls, depth: depth + 1, foundOn: links.foundOn, foundOnHash: links.foundOnHash });
+}
+
 /** Queued links, shallowest first, then in the order they were found. */
 export async function nextRenderedLinks(db: Db, crawlId: string, limit: number): Promise<RenderedLink[]> {
   return db

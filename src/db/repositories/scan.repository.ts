@@ -7,6 +7,7 @@ import { findingFromRow, mapRow, scanFromRow, type ScanRecord } from './records.
 import type { FindingRecord, NewFindingRecord } from '../../shared/findings.ts';
 import { severityRank } from './severity.ts';
 import type { PageWaysFacts } from '../../shared/page-titles.ts';
+import type { ResourceManifest, StoredRendered } from '../../shared/page-reuse.ts';
 import { insertScreenshots, type ScreenshotStoreOptions } from './screenshot.repository.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -158,11 +159,6 @@ export async function saveScanResult(db: Kysely<DB>, id: string, r: ScanResultVa
   });
 }
 
-/** A crawl page's links and search form, for the Multiple Ways check at finalization. */
-export async function saveCrawlPageWays(db: Db, id: string, ways: PageWaysFacts): Promise<void> {
-  await db.updateTable('page_scans').set({ ways: JSON.stringify(ways) }).where('id', '=', id).execute();
-}
-
 export async function saveScanPageInfo(
   db: Db,
   id: string,
@@ -243,6 +239,17 @@ export async function purgeExpiredScans(db: Kysely<DB>, days: number, bounds: Sc
 }
 
 /**
+ * What a crawl page's scan leaves for later, written with its end in one statement: what the
+ * audit loaded and under which key (page reuse), its links and search form (Multiple Ways) and
+ * the rendered links and view it handed to discovery (for a crawl that reuses it).
+ */
+export interface CrawlPageFacts {
+  audit?: { resources: ResourceManifest; auditKey: string };
+  ways?: PageWaysFacts;
+  rendered?: StoredRendered;
+}
+
+/**
  * Ends a crawl page's scan row with the outcome of its scan (`error` null: scanned), and returns
  * what the page row takes over from it.
  */
@@ -250,6 +257,7 @@ export async function endCrawlPageScan(
   db: Db,
   id: string,
   error: PageError | null,
+  facts: CrawlPageFacts = {},
 ): Promise<Pick<ScanRecord, 'score' | 'pageTitle' | 'httpStatus'>> {
   const row = await db
     .updateTable('page_scans')
@@ -259,6 +267,9 @@ export async function endCrawlPageScan(
       error: error ? JSON.stringify(error) : null,
       completed_at: sql<Date>`now()`,
       duration_ms: DURATION_MS,
+      ...(facts.audit ? { resources: JSON.stringify(facts.audit.resources), audit_key: facts.audit.auditKey } : {}),
+      ...(facts.ways ? { ways: JSON.stringify(facts.ways) } : {}),
+      ...(facts.rendered ? { rendered: JSON.stringify(facts.rendered) } : {}),
     })
     .where('id', '=', id)
     .returning(['score', 'page_title', 'http_status'])
