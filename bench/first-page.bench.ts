@@ -2,8 +2,9 @@
 // crawl row → running → first page registered → its scan started → scan written. Starts `npm
 // start`'s whole stack (waiting for its workers to poll), serves ipython-docs on loopback, posts
 // `runs` crawls of `maxPages` pages one after another (the first on a cold worker) and prints
-// each crawl's timeline from the database. Asserts nothing.
-//   node bench/first-page.bench.ts [runs=3] [maxPages=5]
+// each crawl's timeline from the database. Asserts nothing. The crawls after the first reuse its
+// unchanged pages unless `--no-reuse` (each crawl then scans its first page on a warm worker).
+//   node bench/first-page.bench.ts [runs=3] [maxPages=5] [--no-reuse]
 import path from 'node:path';
 import pg from 'pg';
 import { Client, Connection } from '@temporalio/client';
@@ -11,7 +12,9 @@ import { crawlWorkflowId, discoveryWorkflowId } from '../src/shared/search-attri
 import { startStack } from './stack.ts';
 import { startStaticServer } from '../test/support/static-server.ts';
 
-const [runs = 3, maxPages = 5] = process.argv.slice(2).map(Number);
+const args = process.argv.slice(2);
+const [runs = 3, maxPages = 5] = args.filter((a) => !a.startsWith('--')).map(Number);
+const reuse = !args.includes('--no-reuse');
 const corpus = path.resolve('..', 'shared', 'corpora', 'ipython-docs', 'site');
 const { origin, close } = await startStaticServer({}, { root: corpus, rootRedirect: '/3/index.html' });
 const stack = await startStack('bench-first-page', { PAGE_SCAN_CONCURRENCY: '3' }, { waitForWorkers: true });
@@ -39,7 +42,7 @@ try {
   const site = await stack.call('/api/sites', { method: 'POST', body: JSON.stringify({ url: `${origin}/` }) });
   for (let i = 0; i < runs; i++) {
     const t0 = Date.now();
-    const { crawlId } = await stack.call(`/api/sites/${site.id}/crawl`, { method: 'POST', body: JSON.stringify({ maxPages }) });
+    const { crawlId } = await stack.call(`/api/sites/${site.id}/crawl`, { method: 'POST', body: JSON.stringify({ maxPages, ...(reuse ? {} : { reuse: false }) }) });
     let firstScanned: number | undefined;
     for (;;) {
       const crawl = await stack.call(`/api/sites/${site.id}/crawls/${crawlId}`);

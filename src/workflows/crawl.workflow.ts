@@ -43,6 +43,9 @@ const MAX_RUN_EVENTS = 8_000;
  */
 const FIRST_PAGE_ALONE = '8 seconds';
 
+/** How long a claim made with nothing in flight waits in the database for discovery's next page. */
+const CLAIM_WAIT_MS = 2_000;
+
 /**
  * One crawl: starts discovery as a child, scans pages as soon as they are discovered (page-scan,
  * then ai-enrichment), keeps at most `window` pages in flight (claimed in batches of about half a
@@ -148,6 +151,8 @@ export async function CrawlWorkflow(started: CrawlWorkflowInput): Promise<CrawlW
     const lowWater = patched('claim-in-batches') ? Math.floor(window / 2) : window - 1;
     /** The first page of a new crawl gets a head start: claimed alone, the next claim waits for its scan. (patched: runs under way replay without it.) */
     let firstAlone = !started && patched('first-page-alone');
+    /** With nothing in flight, the claim waits for a page itself instead of the workflow sleeping between claims. (patched: as above.) */
+    const claimWaits = patched('claim-waits');
     for (;;) {
       const info = workflowInfo();
       if (info.continueAsNewSuggested || info.historyLength > (input.maxRunEvents ?? MAX_RUN_EVENTS)) {
@@ -155,11 +160,20 @@ export async function CrawlWorkflow(started: CrawlWorkflowInput): Promise<CrawlW
         return await continueAsNew<typeof CrawlWorkflow>({ ...input, state: { opened: true, discoveryStarted: true, run: state.run + 1 } });
       }
       let claimed = 0;
+      let claimWaited = false;
       let discoveryDone = false;
       let hostLimited = false;
       if (inflight.size <= lowWater) {
-        const r = await db.claimPages({ crawlId, claimKey: `${info.runId}:${claims++}`, limit: firstAlone ? 1 : window - inflight.size, scanning: scanning.size });
+        const r = await db.claimPages({
+          crawlId,
+          claimKey: `${info.runId}:${claims++}`,
+          limit: firstAlone ? 1 : window - inflight.size,
+          scanning: scanning.size,
+          // Nothing in flight: the claim waits in the database for discovery's next page.
+          ...(claimWaits && inflight.size === 0 ? { waitMs: CLAIM_WAIT_MS } : {}),
+        });
         claimed = r.pageIds.length;
+        claimWaited = r.waited === true;
         discoveryDone = r.discoveryDone;
         hostLimited = r.hostLimited === true;
         for (const id of r.reusable ?? []) reusable.add(id);
@@ -169,6 +183,8 @@ export async function CrawlWorkflow(started: CrawlWorkflowInput): Promise<CrawlW
       }
       if (claimed === 0 && inflight.size === 0) {
         if (discoveryDone) break;
+        // The claim already waited for a page: asked again at once (a workflow timer fires on whole seconds).
+        if (claimWaited) continue;
         await sleep(idleMs);
         // Discovery may add a page any moment: looked for often until the first one came (discovery
         // registers the start page within a fetch or two), then at most once a second.

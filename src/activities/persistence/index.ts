@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Database } from '../../db/database.ts';
 import { finishScan, findScan, listFindings, markScanRunning, purgeExpiredScans, setScanStage } from '../../db/repositories/scan.repository.ts';
@@ -28,6 +29,10 @@ export interface PersistenceActivityDeps {
 }
 
 export const DEFAULT_CRAWLS_KEPT_PER_SITE = 20;
+
+/** How often a waiting claim looks for a page discovery registered, and the longest it waits. */
+const CLAIM_POLL_MS = 50;
+const MAX_CLAIM_WAIT_MS = 5_000;
 export const DEFAULT_SCAN_RETENTION_DAYS = 30;
 
 /**
@@ -103,26 +108,45 @@ export function createPersistenceActivities(deps: PersistenceActivityDeps) {
      * Pending pages for the crawl loop, plus whether discovery can still add more. No more pages
      * than the site's host takes at once are out being scanned (`hostLimited` says the host, not
      * the crawl's window, held the claim back: one page at a time while it asks for a Crawl-delay,
-     * fewer while it pushes back).
+     * fewer while it pushes back). With `waitMs` (the crawl has nothing in flight), a claim that
+     * finds no page while discovery goes on looks again every CLAIM_POLL_MS for that long and says
+     * it `waited`: the crawl gets its first page when discovery registers it, not at the workflow's
+     * next timer (Temporal's timers fire on whole seconds here: a 100 ms sleep took about 1 s).
      */
     async claimPages(input: {
       crawlId: string;
       claimKey: string;
       limit: number;
       scanning?: number;
-    }): Promise<{ pageIds: string[]; discoveryDone: boolean; hostLimited?: boolean; reusable?: string[] }> {
-      // Read the flag first: if discovery was done before the claim, the claim saw all its pages.
-      const crawl = await findCrawl(deps.db, input.crawlId);
-      const discoveryDone = crawl?.discoveryDone ?? true;
-      const site = crawl && deps.pacer && input.scanning !== undefined ? await findSite(deps.db, crawl.siteId) : undefined;
-      let limit = input.limit;
-      // The workflow says how many of its pages are still being scanned (a retried claim, with the
-      // same key, answers the pages it answered before whatever the count).
-      if (site && deps.pacer) limit = Math.min(limit, Math.max(0, (await deps.pacer.allowance(site.baseUrl)) - (input.scanning ?? 0)));
-      const pageIds = await claimPages(deps.db, input.crawlId, input.claimKey, limit);
-      // Pages an earlier crawl audited with a usable record of what they loaded: reuse is tried for these only.
-      const reusable = crawl?.reuse ? await pagesWithReusableScan(deps.db, input.crawlId, pageIds) : [];
-      return { pageIds, discoveryDone, ...(limit < input.limit ? { hostLimited: true } : {}), ...(reusable.length ? { reusable } : {}) };
+      waitMs?: number;
+    }): Promise<{ pageIds: string[]; discoveryDone: boolean; hostLimited?: boolean; reusable?: string[]; waited?: boolean }> {
+      const until = Date.now() + Math.min(input.waitMs ?? 0, MAX_CLAIM_WAIT_MS);
+      for (;;) {
+        // Read the flag first: if discovery was done before the claim, the claim saw all its pages.
+        const crawl = await findCrawl(deps.db, input.crawlId);
+        const discoveryDone = crawl?.discoveryDone ?? true;
+        const site = crawl && deps.pacer && input.scanning !== undefined ? await findSite(deps.db, crawl.siteId) : undefined;
+        let limit = input.limit;
+        // The workflow says how many of its pages are still being scanned (a retried claim, with the
+        // same key, answers the pages it answered before whatever the count).
+        if (site && deps.pacer) limit = Math.min(limit, Math.max(0, (await deps.pacer.allowance(site.baseUrl)) - (input.scanning ?? 0)));
+        const pageIds = await claimPages(deps.db, input.crawlId, input.claimKey, limit);
+        const waited = input.waitMs !== undefined && input.waitMs > 0;
+        if (pageIds.length === 0 && !discoveryDone && limit > 0 && Date.now() + CLAIM_POLL_MS < until) {
+          await sleep(CLAIM_POLL_MS);
+          continue;
+        }
+        // Pages an earlier crawl audited with a usable record of what they loaded: reuse is tried for these only.
+        const reusable = crawl?.reuse ? await pagesWithReusableScan(deps.db, input.crawlId, pageIds) : [];
+        return {
+          pageIds,
+          discoveryDone,
+          ...(limit < input.limit ? { hostLimited: true } : {}),
+          ...(reusable.length ? { reusable } : {}),
+          // Only a claim that could have waited its whole time says so (the workflow then claims again without a timer).
+          ...(waited && limit > 0 ? { waited: true } : {}),
+        };
+      }
     },
 
     /** Discovery is over; `error` (discovery failed for good) makes the crawl `completed_partial` at the end. */
