@@ -30,8 +30,11 @@ export interface PersistenceActivityDeps {
 
 export const DEFAULT_CRAWLS_KEPT_PER_SITE = 20;
 
-/** How often a waiting claim looks for a page discovery registered, and the longest it waits. */
-const CLAIM_POLL_MS = 50;
+/**
+ * How often a waiting claim looks for a page discovery registered (soon at first, the start page
+ * comes within a fetch or two; then at most 4 times a second), and the longest it waits.
+ */
+const CLAIM_POLL_MS = { first: 25, most: 250 };
 const MAX_CLAIM_WAIT_MS = 5_000;
 export const DEFAULT_SCAN_RETENTION_DAYS = 30;
 
@@ -109,7 +112,7 @@ export function createPersistenceActivities(deps: PersistenceActivityDeps) {
      * than the site's host takes at once are out being scanned (`hostLimited` says the host, not
      * the crawl's window, held the claim back: one page at a time while it asks for a Crawl-delay,
      * fewer while it pushes back). With `waitMs` (the crawl has nothing in flight), a claim that
-     * finds no page while discovery goes on looks again every CLAIM_POLL_MS for that long and says
+     * finds no page while discovery goes on looks again (CLAIM_POLL_MS) for that long and says
      * it `waited`: the crawl gets its first page when discovery registers it, not at the workflow's
      * next timer (Temporal's timers fire on whole seconds here: a 100 ms sleep took about 1 s).
      */
@@ -121,6 +124,7 @@ export function createPersistenceActivities(deps: PersistenceActivityDeps) {
       waitMs?: number;
     }): Promise<{ pageIds: string[]; discoveryDone: boolean; hostLimited?: boolean; reusable?: string[]; waited?: boolean }> {
       const until = Date.now() + Math.min(input.waitMs ?? 0, MAX_CLAIM_WAIT_MS);
+      let pollMs = CLAIM_POLL_MS.first;
       for (;;) {
         // Read the flag first: if discovery was done before the claim, the claim saw all its pages.
         const crawl = await findCrawl(deps.db, input.crawlId);
@@ -132,8 +136,9 @@ export function createPersistenceActivities(deps: PersistenceActivityDeps) {
         if (site && deps.pacer) limit = Math.min(limit, Math.max(0, (await deps.pacer.allowance(site.baseUrl)) - (input.scanning ?? 0)));
         const pageIds = await claimPages(deps.db, input.crawlId, input.claimKey, limit);
         const waited = input.waitMs !== undefined && input.waitMs > 0;
-        if (pageIds.length === 0 && !discoveryDone && limit > 0 && Date.now() + CLAIM_POLL_MS < until) {
-          await sleep(CLAIM_POLL_MS);
+        if (pageIds.length === 0 && !discoveryDone && limit > 0 && Date.now() + pollMs < until) {
+          await sleep(pollMs);
+          pollMs = Math.min(pollMs * 2, CLAIM_POLL_MS.most);
           continue;
         }
         // Pages an earlier crawl audited with a usable record of what they loaded: reuse is tried for these only.
