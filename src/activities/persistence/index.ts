@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Database } from '../../db/database.ts';
 import { finishScan, findScan, listFindings, markScanRunning, purgeExpiredScans, setScanStage } from '../../db/repositories/scan.repository.ts';
-import { findCrawl, markCrawlRunning, openCrawl, purgeOldCrawlResults, setDiscoveryDone, type OpenCrawlResult } from '../../db/repositories/crawl.repository.ts';
+import { findCrawl, isCrawlEnded, markCrawlRunning, openCrawl, purgeOldCrawlResults, setDiscoveryDone, type OpenCrawlResult } from '../../db/repositories/crawl.repository.ts';
 import { claimPages, markCrawlPageEnrichFailed, markCrawlPageScanFailed, registerPage } from '../../db/repositories/crawl-page.repository.ts';
 import { findCrawlSiteFlows } from '../../db/repositories/site-flows.repository.ts';
 import { flowPagePath, flowPageUrl, type SiteFlowsSummary } from '../../shared/site-flows.ts';
@@ -135,8 +135,9 @@ export function createPersistenceActivities(deps: PersistenceActivityDeps) {
         // same key, answers the pages it answered before whatever the count).
         if (site && deps.pacer) limit = Math.min(limit, Math.max(0, (await deps.pacer.allowance(site.baseUrl)) - (input.scanning ?? 0)));
         const pageIds = await claimPages(deps.db, input.crawlId, input.claimKey, limit);
-        const waited = input.waitMs !== undefined && input.waitMs > 0;
-        if (pageIds.length === 0 && !discoveryDone && limit > 0 && Date.now() + pollMs < until) {
+        // Only while the crawl goes on (not one cancelled while this claim waited) and its host takes a page.
+        const canWait = (input.waitMs ?? 0) > 0 && crawl !== undefined && !isCrawlEnded(crawl.status) && limit > 0;
+        if (canWait && pageIds.length === 0 && !discoveryDone && Date.now() + pollMs < until) {
           await sleep(pollMs);
           pollMs = Math.min(pollMs * 2, CLAIM_POLL_MS.most);
           continue;
@@ -148,8 +149,8 @@ export function createPersistenceActivities(deps: PersistenceActivityDeps) {
           discoveryDone,
           ...(limit < input.limit ? { hostLimited: true } : {}),
           ...(reusable.length ? { reusable } : {}),
-          // Only a claim that could have waited its whole time says so (the workflow then claims again without a timer).
-          ...(waited && limit > 0 ? { waited: true } : {}),
+          // Only a claim that could wait its whole time says so (the workflow then claims again without a timer).
+          ...(canWait ? { waited: true } : {}),
         };
       }
     },

@@ -49,6 +49,12 @@ describe('claimPages', () => {
     expect(done).toEqual({ pageIds: [], discoveryDone: true, waited: true });
   });
 
+  it('with waitMs, neither waits nor says it waited for a crawl that has ended', async () => {
+    const c = await crawlOfNewSite();
+    await db.updateTable('crawls').set({ status: 'cancelled' }).where('id', '=', c.crawlId).execute();
+    expect(await activities.claimPages({ crawlId: c.crawlId, claimKey: 'k1', limit: 5, waitMs: 5000 })).toEqual({ pageIds: [], discoveryDone: false });
+  });
+
   it('without waitMs, answers at once and never says it waited', async () => {
     const c = await crawlOfNewSite();
     expect(await activities.claimPages({ crawlId: c.crawlId, claimKey: 'k1', limit: 5 })).toEqual({ pageIds: [], discoveryDone: false });
