@@ -29,6 +29,7 @@ export interface PersistenceActivityDeps {
 }
 
 export const DEFAULT_CRAWLS_KEPT_PER_SITE = 20;
+export const DEFAULT_SCAN_RETENTION_DAYS = 30;
 
 /**
  * How often a waiting claim looks for a page discovery registered (soon at first, the start page
@@ -36,7 +37,6 @@ export const DEFAULT_CRAWLS_KEPT_PER_SITE = 20;
  */
 const CLAIM_POLL_MS = { first: 25, most: 250 };
 const MAX_CLAIM_WAIT_MS = 5_000;
-export const DEFAULT_SCAN_RETENTION_DAYS = 30;
 
 /**
  * One bounded retention run over single-page scans (see purgeExpiredScans), as a scan ends and as
@@ -125,11 +125,13 @@ export function createPersistenceActivities(deps: PersistenceActivityDeps) {
     }): Promise<{ pageIds: string[]; discoveryDone: boolean; hostLimited?: boolean; reusable?: string[]; waited?: boolean }> {
       const until = Date.now() + Math.min(input.waitMs ?? 0, MAX_CLAIM_WAIT_MS);
       let pollMs = CLAIM_POLL_MS.first;
+      /** The crawl's site, read once (for its host's allowance): a waiting claim reads only what can change. */
+      let site: Awaited<ReturnType<typeof findSite>> | undefined;
       for (;;) {
         // Read the flag first: if discovery was done before the claim, the claim saw all its pages.
         const crawl = await findCrawl(deps.db, input.crawlId);
         const discoveryDone = crawl?.discoveryDone ?? true;
-        const site = crawl && deps.pacer && input.scanning !== undefined ? await findSite(deps.db, crawl.siteId) : undefined;
+        if (crawl && deps.pacer && input.scanning !== undefined) site ??= await findSite(deps.db, crawl.siteId);
         let limit = input.limit;
         // The workflow says how many of its pages are still being scanned (a retried claim, with the
         // same key, answers the pages it answered before whatever the count).
