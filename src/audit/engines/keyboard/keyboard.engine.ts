@@ -5,8 +5,8 @@ import { reloadPage, withRequestsHeld } from '../../session/held-requests.ts';
 import { analyseWalk, EXIT_CONTROL_NAME, keyHints } from './focus-walk.ts';
 import type { EngineResult, PageSession, ScanEngine } from '../engine.ts';
 import { KEYBOARD_RULES } from '../../../shared/rules/keyboard.ts';
-import { debug, fastWalk, freedByHints, installProbe, probe, slowWalk, trappedAt } from './probe.ts';
-import { clickListenerIds, compareStyles, type Listeners, describeIds, findFakeControls, FOCUS_GUARD_EVENTS, focusMeasures, hasKeyListeners, HOVER_EVENTS, listenerIds, POINTER_MOVE_EVENTS, POINTER_EVENTS, trapFacts } from './page-facts.ts';
+import { debug, freedByHints, installProbe, probe, slowWalk, tabWalk, trappedAt } from './probe.ts';
+import { clickListenerIds, compareStyles, type Listeners, describeIds, findFakeControls, FOCUS_GUARD_EVENTS, focusMeasures, hasKeyListeners, HOVER_EVENTS, KEY_EVENTS, listenerIds, POINTER_MOVE_EVENTS, POINTER_EVENTS, trapFacts } from './page-facts.ts';
 import { visualOrderFinding, activationFinding, changeOnInputFinding, dialogEscapeFinding, dialogFocusFinding, dialogTriggerFinding, focusFailures, focusVisibleFindings, hoverOnlyFinding, notFocusableFinding, trapFinding, type Described } from './checks.ts';
 import { hoverCandidates, tryHover } from './hover.ts';
 import { placeAll, visualOrderBreak } from './visual-order.ts';
@@ -17,11 +17,16 @@ import { activationCandidates, choiceCandidates, tryActivation, tryChoices } fro
 /**
  * Keyboard checks with real key presses (Chromium's input pipeline, as Playwright's keyboard):
  *
- * - `keyboard-trap` (2.1.2): Tab is pressed through the page from the top while an in-page probe
+ * - `keyboard-trap` (2.1.2): Tab goes through the page from the top while an in-page probe
  *   records where focus lands, which `focus()` calls the page's own scripts make and whether
- *   they cancel Tab. Only when something is odd (focus comes back to an element, a script moves
- *   focus, Tab is cancelled) is each suspect element tried slowly: Tab, Shift+Tab, Escape then
- *   Tab, and the keys the page names, waiting after each press for the page's scripts.
+ *   they cancel Tab. The walk is priced per element (`tabWalk`): the probe moves focus along the
+ *   order the platform's rules give, firing the focus events a press fires, and a real key is
+ *   pressed only from an element where a script listens to keys (on it or an ancestor); a page
+ *   whose window or document listens to keys, or whose order is not computed (shadow trees,
+ *   frames, image maps, media controls), is walked with real presses. Only when something is odd
+ *   (focus comes back to an element, a script moves focus, Tab is cancelled) is each suspect
+ *   element tried slowly with real presses: Tab, Shift+Tab, Escape then Tab, and the keys the
+ *   page names, waiting after each press for the page's scripts.
  * - `focus-visible` (2.4.7): the first elements reached by Tab are focused and blurred again;
  *   their styles (and their parent's) are compared, and where nothing differs, screenshots of
  *   their box and of the viewport.
@@ -93,7 +98,7 @@ export const keyboardEngine: ScanEngine = {
     const at = await page.evaluate(installProbe);
     // Which elements listen to what, asked of DevTools once (after any reload below).
     let listening: Promise<Listening> | null = null;
-    const listeners = () => (listening ??= listenerIds(page, cdp, { click: POINTER_EVENTS, hover: HOVER_EVENTS, guard: FOCUS_GUARD_EVENTS }, { pointer: POINTER_MOVE_EVENTS }));
+    const listeners = () => (listening ??= listenerIds(page, cdp, { click: POINTER_EVENTS, hover: HOVER_EVENTS, guard: FOCUS_GUARD_EVENTS, keys: KEY_EVENTS }, { pointer: POINTER_MOVE_EVENTS }));
     const findings: FindingDraft[] = [];
     let t0 = performance.now();
     const lap = (what: string) => {
@@ -106,11 +111,14 @@ export const keyboardEngine: ScanEngine = {
       let tabbable = await probe(page, (k) => k.tabbable());
       const cap = Math.min(MAX_PRESSES, 2 * tabbable.length + 10);
 
-      // 1. The fast walk: presses queued ten at a time, positions read from the probe's log.
-      let positions = await fastWalk(page, cdp, cap, session.signal);
+      // 1. The walk: focus moved along the computed order, real presses where scripts listen to keys.
+      const l0 = await listeners();
+      const keys = l0.everywhere ? { ids: l0.ids.keys ?? [], everywhere: l0.everywhere.has('keys') } : null;
+      const fast = await tabWalk(page, cdp, cap, keys, session.signal);
+      let positions = fast.positions;
       let walk = analyseWalk(positions);
       let state = await probe(page, (k) => k.state());
-      lap(`fast walk (${positions.length} presses)`);
+      lap(`walk (${positions.length} steps, ${fast.pressed} pressed${fast.why ? `: ${fast.why}` : ''})`);
       debug('walk', JSON.stringify(positions), walk, state, { tabbable });
       // Scripts that move focus from a timer race with quickly sent keys (two such timers can
       // bounce focus between elements for ever): walk again at a human pace, from a fresh page.
@@ -118,6 +126,7 @@ export const keyboardEngine: ScanEngine = {
       const paced = state.late > 0 && !session.fromFlow;
       if (paced) {
         await reloadPage(page, startUrl, 15_000);
+        listening = null;
         await page.evaluate(installProbe);
         await probe(page, (k) => k.blur());
         await probe(page, (k) => k.settle(40, 300));
@@ -220,7 +229,7 @@ async function checkTraps(page: Page, cdp: CDPSession | null, suspects: number[]
   return out;
 }
 
-type Listening = Listeners<'click' | 'hover' | 'guard', 'pointer'>;
+type Listening = Listeners<'click' | 'hover' | 'guard' | 'keys', 'pointer'>;
 
 /** Tabbable elements the walk did not reach that listen to blur, focusout or keydown themselves, in tab order. */
 function unreachedGuards(tabbable: readonly number[], reached: readonly number[], guardIds: readonly number[]): number[] {

@@ -247,7 +247,16 @@ export { POINTER_EVENTS };
 export interface Listeners<G extends string, A extends string = never> {
   ids: Partial<Record<G, number[]>>;
   nowhere?: ReadonlySet<A>;
+  /**
+   * The groups of which the window or the document has a listener (it hears the events of every
+   * element), or more elements than `ids` lists.
+   */
+  everywhere?: ReadonlySet<G>;
 }
+
+const LISTENER_CAP = 40;
+/** Key events: where a script listens to them, a Tab press may do something else than move focus. */
+export const KEY_EVENTS: ReadonlySet<string> = new Set(['keydown', 'keyup', 'keypress']);
 
 /**
  * Ids (in the probe) of elements with their own listeners, per group of event types, from one
@@ -267,13 +276,20 @@ export async function listenerIds<G extends string, A extends string = never>(
     if (!result.objectId) return { ids: {} };
     const { listeners } = await cdp.send('DOMDebugger.getEventListeners', { objectId: result.objectId, depth: -1, pierce: true });
     // The window's own listeners, and the document's (no element to point at, as delegation uses).
-    const win = await cdp.send('Runtime.evaluate', { expression: 'window' });
-    const onWindow = win.result.objectId ? (await cdp.send('DOMDebugger.getEventListeners', { objectId: win.result.objectId, depth: 0 })).listeners : [];
+    // The keyboard probe's own listeners on the window (named a11yKbdProbe…) are not the page's.
+    const win = await cdp.send('Runtime.evaluate', { expression: 'window', objectGroup: 'a11y-listeners' });
+    const onWindow = win.result.objectId
+      ? (await cdp.send('DOMDebugger.getEventListeners', { objectId: win.result.objectId, depth: 0 })).listeners.filter((l) => !/a11yKbdProbe/.test(l.handler?.description ?? ''))
+      : [];
+    await cdp.send('Runtime.releaseObjectGroup', { objectGroup: 'a11y-listeners' }).catch(() => {});
     const nowhere = new Set<A>();
     for (const a of Object.keys(absent ?? {}) as A[]) if (![...listeners, ...onWindow].some((l) => absent![a].has(l.type))) nowhere.add(a);
     const byGroup = new Map<G, number[]>();
+    const everywhere = new Set<G>();
     for (const g of Object.keys(groups) as G[]) {
-      byGroup.set(g, [...new Set(listeners.filter((l) => groups[g].has(l.type) && l.backendNodeId).map((l) => l.backendNodeId!))].slice(0, 40));
+      const nodes = [...new Set(listeners.filter((l) => groups[g].has(l.type) && l.backendNodeId).map((l) => l.backendNodeId!))];
+      if (nodes.length > LISTENER_CAP || onWindow.some((l) => groups[g].has(l.type))) everywhere.add(g);
+      byGroup.set(g, nodes.slice(0, LISTENER_CAP));
     }
     const nodes = [...new Set([...byGroup.values()].flat())];
     const ids = new Map<number, number>();
@@ -284,18 +300,24 @@ export async function listenerIds<G extends string, A extends string = never>(
           if (!object.objectId) return;
           const r = await cdp.send('Runtime.callFunctionOn', {
             objectId: object.objectId,
-            functionDeclaration: 'function () { const k = window.__a11yKbd; return k && this instanceof Element ? k.idFor(this) : -1; }',
+            // The document hears every element's events; a shadow root those of its host's tree.
+            functionDeclaration:
+              'function () { const k = window.__a11yKbd; if (!k) return -1; if (this === document) return -2; const el = this instanceof ShadowRoot ? this.host : this; return el instanceof Element ? k.idFor(el) : -1; }',
             returnByValue: true,
           });
-          if (typeof r.result.value === 'number' && r.result.value >= 0) ids.set(backendNodeId, r.result.value);
+          if (typeof r.result.value === 'number' && r.result.value >= -2) ids.set(backendNodeId, r.result.value);
           await cdp.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
         } catch {
           // a node that went away
         }
       }),
     );
-    const out: Listeners<G, A> = { ids: {}, nowhere };
-    for (const [g, ns] of byGroup) out.ids[g] = ns.map((n) => ids.get(n)).filter((i): i is number => i !== undefined);
+    const out: Listeners<G, A> = { ids: {}, nowhere, everywhere };
+    for (const [g, ns] of byGroup) {
+      const found = ns.map((n) => ids.get(n)).filter((i): i is number => i !== undefined);
+      if (found.includes(-2)) everywhere.add(g);
+      out.ids[g] = found.filter((i) => i >= 0);
+    }
     return out;
   } catch {
     return { ids: {} };

@@ -15,9 +15,31 @@ export const debug = process.env.KBD_DEBUG ? (...a: unknown[]) => console.error(
 
 // ---- in the page ---------------------------------------------------------------------------------
 
+/**
+ * What the in-page walk did: the positions after each step, and why it stopped. `key`: focus is
+ * on an element where a script listens to keys (on it or an ancestor): the next Tab must be
+ * pressed for real. `unknown`: focus is somewhere the computed order does not cover (a shadow
+ * tree, a frame, an element outside the order), or the page has something the computation does
+ * not model: real presses from here. `late`: a script moved focus outside any event handler.
+ */
+export interface StepWalk {
+  positions: FocusPos[];
+  stop: 'end' | 'cap' | 'key' | 'unknown' | 'late';
+  /** Why the page's order could not be computed, when it could not. */
+  why?: string;
+}
+
 export interface ProbeApi {
   take(from: number): FocusPos[];
+  /** How many presses the log holds (where a walk of real presses starts reading it). */
+  logged(): number;
   here(): FocusPos;
+  /**
+   * Tab presses the page cannot tell from focus moves (see `tabWalk`): from where focus is, focus
+   * goes to the next element of the sequential focus order as the platform computes it, while
+   * nothing but focus and blur events can answer; it stops where a real press is needed.
+   */
+  stepWalk(cap: number, keyIds: number[]): StepWalk;
   tabbable(): number[];
   /** Elements the page's scripts focused; `late`: how many of those calls came from a timer or promise, not from an event handler. */
   state(): { scripted: number[]; late: number; prevented: FocusPos[] };
@@ -87,11 +109,12 @@ export function installProbe(): { x: number; y: number } {
     return typeof d === 'string' ? d : idOf(d);
   };
   const st = { log: [] as FocusPos[], changes: 0, lastChange: 0, scripted: [] as number[], late: 0, prevented: [] as FocusPos[], ours: false, lastDown: null as KeyboardEvent | null, first: null as number | null };
-  const onDown = (e: Event) => {
+  // Named: the page's key listeners are told from the probe's by these names (page-facts.ts).
+  const onDown = function a11yKbdProbeKeyDown(e: Event) {
     st.lastDown = e as KeyboardEvent;
   };
   let noted: Event | null = null;
-  const onUp = () => {
+  const onUp = function a11yKbdProbeKeyUp() {
     const d = st.lastDown;
     st.lastDown = null;
     const p = here();
@@ -99,7 +122,7 @@ export function installProbe(): { x: number; y: number } {
     st.log.push(p);
   };
   // Runs after the page's own handlers (window, bubbling phase): sees whether they cancelled the key.
-  const onDownLast = (e: Event) => {
+  const onDownLast = function a11yKbdProbeKeyDownLast(e: Event) {
     const ke = e as KeyboardEvent;
     // Noted here too: a handler that opens a window on keydown can keep the keyup from arriving.
     if (ke.key === 'Tab' && ke.defaultPrevented && ke !== noted) {
@@ -140,12 +163,20 @@ export function installProbe(): { x: number; y: number } {
   }
   // Focus moved by the page's own scripts: every call of focus() not made by the probe.
   const patched: Array<[object, PropertyDescriptor]> = [];
+  type FocusFn = (this: Element, o?: FocusOptions) => void;
+  /** The platform's own focus methods (HTML, SVG, MathML elements each have one). */
+  const nativeFocus: Array<[object, FocusFn]> = [];
+  const focusNatively = (el: Element, o: FocusOptions): void => {
+    const f = nativeFocus.find(([proto]) => Object.prototype.isPrototypeOf.call(proto, el));
+    if (f) f[1].call(el, o);
+  };
   const mathml = (globalThis as unknown as { MathMLElement?: { prototype: object } }).MathMLElement;
   for (const proto of [HTMLElement.prototype, SVGElement.prototype, mathml?.prototype]) {
     if (!proto) continue;
     const d = Object.getOwnPropertyDescriptor(proto, 'focus');
     if (!d || typeof d.value !== 'function') continue;
     const orig = d.value as (this: Element, ...a: unknown[]) => unknown;
+    nativeFocus.push([proto, orig as FocusFn]);
     patched.push([proto, d]);
     Object.defineProperty(proto, 'focus', {
       ...d,
@@ -166,8 +197,156 @@ export function installProbe(): { x: number; y: number } {
     const r = el.getBoundingClientRect();
     return r.width > 0 || r.height > 0;
   };
+
+  // ---- the sequential focus order, computed as the platform decides it -------------------------
+  // HTML's sequential focus navigation as Chromium implements it: elements with a positive
+  // tabindex first (ascending, then in tree order), then those with tabindex 0 or focusable by
+  // default, in tree order; never what is disabled, inert, `display: none` or
+  // `visibility: hidden`; one stop per radio group (its checked button, else the first reached);
+  // a scrolling box with no keyboard-focusable element inside it (Chromium's keyboard-focusable
+  // scrollers). What this does not model (shadow trees, frames, plugins, image maps, media
+  // controls, a modal dialog, an editable document) makes the page's order unknown.
+  type Order = { list: Element[]; at: Map<Element, number>; why?: string };
+  const tabAttr = (el: Element): number | null => {
+    const a = el.getAttribute('tabindex');
+    if (a === null) return null;
+    const m = /^\s*([+-]?\d+)/.exec(a);
+    return m ? Math.max(-1e9, Math.min(1e9, parseInt(m[1]!, 10))) : null;
+  };
+  const FORM = new Set(['button', 'input', 'select', 'textarea']);
+  const focusableByDefault = (el: Element): boolean => {
+    switch (el.localName) {
+      case 'a':
+        return el.hasAttribute('href') || el.hasAttributeNS('http://www.w3.org/1999/xlink', 'href');
+      case 'button':
+      case 'select':
+      case 'textarea':
+        return el instanceof HTMLElement;
+      case 'input':
+        return (el as HTMLInputElement).type !== 'hidden';
+      case 'summary': {
+        const d = el.parentElement;
+        return !!d && d.localName === 'details' && d.querySelector(':scope > summary') === el;
+      }
+    }
+    // An editing host: an element made editable whose parent is not.
+    return el.hasAttribute('contenteditable') && (el as HTMLElement).isContentEditable === true && !(el.parentElement as HTMLElement | null)?.isContentEditable;
+  };
+  const shown = (el: Element): boolean => {
+    const e = el as Element & { checkVisibility?: (o: object) => boolean };
+    return e.checkVisibility ? e.checkVisibility({ visibilityProperty: true }) : (el as HTMLElement).offsetParent !== null || getComputedStyle(el).position === 'fixed';
+  };
+  const SCROLLS = /^(auto|scroll|overlay)$/;
+  const scrollsByKeys = (el: Element): boolean => {
+    if (el === document.documentElement || !(el.scrollHeight > el.clientHeight || el.scrollWidth > el.clientWidth)) return false;
+    const cs = getComputedStyle(el);
+    return (SCROLLS.test(cs.overflowY) && el.scrollHeight > el.clientHeight) || (SCROLLS.test(cs.overflowX) && el.scrollWidth > el.clientWidth);
+  };
+  const ORDER_LIMIT = 20000;
+  const unknownOrder = (why: string): Order => ({ list: [], at: new Map(), why });
+  const computeOrder = (): Order => {
+    if (document.designMode === 'on') return unknownOrder('the document is editable');
+    if (document.querySelector(':modal')) return unknownOrder('a modal dialog is open');
+    const all = document.documentElement.getElementsByTagName('*');
+    if (all.length > ORDER_LIMIT) return unknownOrder(`more than ${ORDER_LIMIT} elements`);
+    const items: Array<{ el: Element; seq: number; scroller: boolean }> = [];
+    for (let i = 0; i < all.length; i++) {
+      const el = all[i]!;
+      const ln = el.localName;
+      if (el.shadowRoot) return unknownOrder('a shadow tree');
+      if (ln.includes('-') && customElements.get(ln)) return unknownOrder('a custom element');
+      // An image map's areas have no box of their own: any link area makes the order unknown.
+      if (ln === 'area' && el.hasAttribute('href')) return unknownOrder('an image map');
+      if (ln === 'iframe' || ln === 'frame' || ln === 'object' || ln === 'embed' || ((ln === 'video' || ln === 'audio') && el.hasAttribute('controls')) || (ln === 'details' && !el.querySelector(':scope > summary'))) {
+        if (shown(el)) return unknownOrder(`a visible <${ln}>`);
+        continue;
+      }
+      const own = tabAttr(el);
+      const byDefault = focusableByDefault(el);
+      if (FORM.has(ln) && el.matches(':disabled')) continue;
+      if (own === null && !byDefault) {
+        if (ln !== 'body' && scrollsByKeys(el)) items.push({ el, seq: 0, scroller: true });
+        continue;
+      }
+      const seq = own ?? 0;
+      if (seq >= 0) items.push({ el, seq, scroller: false });
+    }
+    // A scrolling box is a stop only when no keyboard-focusable element is inside it: the next
+    // item in tree order is then not one of its descendants.
+    const kept = items.filter((it, i) => !it.scroller || !(items[i + 1] && it.el.contains(items[i + 1]!.el)));
+    const sorted = kept.map((it, i) => ({ ...it, i })).sort((a, b) => (a.seq > 0 ? a.seq : Infinity) - (b.seq > 0 ? b.seq : Infinity) || a.i - b.i);
+    const list = sorted.map((it) => it.el);
+    return { list, at: new Map(list.map((el, i) => [el, i])) };
+  };
+  const radioGroup = (r: HTMLInputElement): HTMLInputElement[] =>
+    r.name ? (Array.from(r.getRootNode() instanceof Document ? document.getElementsByName(r.name) : []) as HTMLInputElement[]).filter((x) => x.localName === 'input' && x.type === 'radio' && x.form === r.form) : [r];
+  const focusableNow = (el: Element, from: Element | null): boolean => {
+    if (!el.isConnected || (FORM.has(el.localName) && el.matches(':disabled'))) return false;
+    const own = tabAttr(el);
+    if (own !== null && own < 0) return false;
+    if (el.closest('[inert]') || !shown(el)) return false;
+    if (el.localName === 'input' && (el as HTMLInputElement).type === 'radio' && (el as HTMLInputElement).name) {
+      const group = radioGroup(el as HTMLInputElement);
+      if (from && group.includes(from as HTMLInputElement)) return false;
+      const checked = group.find((x) => x.checked);
+      if (checked && checked !== el) return false;
+    }
+    return true;
+  };
+  let order: Order | null = null;
+  const ORDER_ATTRIBUTES = ['tabindex', 'href', 'disabled', 'contenteditable', 'type', 'open', 'inert', 'controls', 'name'];
+  const stepWalk = (cap: number, keyIds: number[]): StepWalk => {
+    const positions: FocusPos[] = [];
+    order ??= computeOrder();
+    if (order.why) return { positions, stop: 'unknown', why: order.why };
+    const keyEls = new Set(keyIds.map((id) => refs[id]?.deref()).filter((e): e is Element => !!e));
+    const listensToKeys = (el: Element): boolean => {
+      for (let n: Element | null = el; n; n = n.parentElement) if (keyEls.has(n)) return true;
+      return false;
+    };
+    // The page's own scripts may change what is focusable as focus moves (a roving tabindex, a
+    // menu filled in on focus): the order is computed again when they do.
+    const changes = new MutationObserver(() => {});
+    changes.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ORDER_ATTRIBUTES });
+    let recomputed = 0;
+    try {
+      let cur = here();
+      while (positions.length < cap) {
+        if (changes.takeRecords().length > 0) {
+          if (++recomputed > 5) return { positions, stop: 'unknown', why: 'the page keeps changing what can take focus' };
+          order = computeOrder();
+          if (order.why) return { positions, stop: 'unknown', why: order.why };
+        }
+        let curEl: Element | null = null;
+        let from = -1;
+        if (cur === 'opaque') return { positions, stop: 'unknown', why: 'focus is in a frame' };
+        if (cur !== 'page') {
+          curEl = refs[cur]?.deref() ?? null;
+          if (!curEl) return { positions, stop: 'unknown', why: 'the focused element went away' };
+          if (listensToKeys(curEl)) return { positions, stop: 'key' };
+          const i = order.at.get(curEl);
+          if (i === undefined) return { positions, stop: 'unknown', why: 'focus is on an element outside the computed order' };
+          from = i;
+        }
+        let next: Element | null = null;
+        for (let j = from + 1; j < order.list.length && !next; j++) if (focusableNow(order.list[j]!, curEl)) next = order.list[j]!;
+        if (next) focusNatively(next, { preventScroll: true });
+        // Past the last element, focus leaves the document for the browser's own controls.
+        else (curEl as HTMLElement | null)?.blur?.();
+        cur = here();
+        positions.push(cur);
+        if (st.late > 0) return { positions, stop: 'late' };
+        if (!next && cur === 'page') return { positions, stop: 'end' };
+      }
+      return { positions, stop: 'cap' };
+    } finally {
+      changes.disconnect();
+    }
+  };
   const api: ProbeApi = {
     take: (from) => st.log.slice(from),
+    logged: () => st.log.length,
+    stepWalk: (cap, keyIds) => (nativeFocus.length > 0 ? stepWalk(cap, keyIds) : { positions: [], stop: 'unknown', why: 'focus() could not be wrapped' }),
     here,
     tabbable() {
       const sel = 'a[href], area[href], button, input, select, textarea, iframe, summary, audio[controls], video[controls], [tabindex], [contenteditable]';
@@ -276,9 +455,13 @@ export const probe = <A, T>(page: Page, fn: (k: Probe, arg: A) => T, arg?: A): P
 
 // ---- the Tab walk --------------------------------------------------------------------------------
 
-export async function fastWalk(page: Page, cdp: CDPSession | null, cap: number, signal?: AbortSignal): Promise<FocusPos[]> {
+/**
+ * Real Tab presses, queued `BATCH` at a time, until the walk (`before` it included) has gone
+ * round the page, is stuck, or `cap` presses were made; positions are read from the probe's log.
+ */
+export async function fastWalk(page: Page, cdp: CDPSession | null, cap: number, signal?: AbortSignal, before: readonly FocusPos[] = []): Promise<FocusPos[]> {
   const positions: FocusPos[] = [];
-  let logged = 0;
+  let logged = await probe(page, (k) => k.logged());
   while (positions.length < cap && !signal?.aborted) {
     const n = Math.min(BATCH, cap - positions.length);
     await pressTabs(page, cdp, n);
@@ -290,13 +473,68 @@ export async function fastWalk(page: Page, cdp: CDPSession | null, cap: number, 
     // an element of this document, that is where those presses left it.
     const now = got.length < n ? await probe(page, (k) => k.here()) : 'opaque';
     for (let i = got.length; i < n; i++) positions.push(now === 'page' ? 'opaque' : now);
-    const a = analyseWalk(positions);
+    const a = analyseWalk([...before, ...positions]);
     if (a.completed || a.stuck) break;
     // Nothing to reach at all.
     if (positions.length >= 3 && positions.every((p) => p === 'page')) break;
     if (late > 0) break;
   }
   return positions;
+}
+
+/** Key listeners of the page, for `tabWalk`: the elements that have one, or `everywhere` (the window, the document, or too many elements to list). */
+export interface KeyListeners {
+  ids: readonly number[];
+  everywhere: boolean;
+}
+
+export interface TabWalk {
+  positions: FocusPos[];
+  /** Tab presses sent through the browser's input pipeline. */
+  pressed: number;
+  /** Why real presses took over the rest of the walk, if they did. */
+  why?: string;
+}
+
+/**
+ * The Tab walk priced per element. A Tab press moves focus to the next element of the sequential
+ * focus order; the page sees that as blur, focusout, focus and focusin events, plus the key
+ * events. Where no script listens to the keys, the probe moves focus itself along the order the
+ * platform's rules give (`stepWalk`), firing the same focus events, so scripts that answer them
+ * (send focus back, open a menu, add content) act as they would; a real press is sent only from
+ * an element where a key listener (on it or an ancestor) could cancel or redirect the key, and
+ * real presses do the rest of the walk once focus is somewhere the computed order does not cover.
+ * A page whose window or document listens to keys is walked with real presses throughout.
+ */
+export async function tabWalk(page: Page, cdp: CDPSession | null, cap: number, keys: KeyListeners | null, signal?: AbortSignal): Promise<TabWalk> {
+  if (!cdp || !keys || keys.everywhere) {
+    const positions = await fastWalk(page, cdp, cap, signal);
+    return { positions, pressed: positions.length, why: !keys || !cdp ? 'the page\'s key listeners are unknown' : 'the window or the document listens to keys' };
+  }
+  // The first press is a real one: where Tab starts from (the sequential focus navigation
+  // starting point: an element focused and blurred, a fragment's target, a click) is the platform's.
+  const positions: FocusPos[] = await fastWalk(page, cdp, 1, signal);
+  let pressed = positions.length;
+  while (positions.length < cap && !signal?.aborted) {
+    const r = await probe(page, (k, a: { cap: number; ids: readonly number[] }) => k.stepWalk(a.cap, [...a.ids]), { cap: cap - positions.length, ids: keys.ids });
+    positions.push(...r.positions);
+    if (r.stop === 'end' || r.stop === 'cap' || r.stop === 'late') break;
+    const a = analyseWalk(positions);
+    if (a.completed || a.stuck) break;
+    if (r.stop === 'unknown') {
+      const rest = await fastWalk(page, cdp, cap - positions.length, signal, positions);
+      return { positions: [...positions, ...rest], pressed: pressed + rest.length, why: r.why };
+    }
+    // Focus is where a script listens to keys: this press is a real one.
+    const one = await fastWalk(page, cdp, 1, signal, positions);
+    positions.push(...one);
+    pressed += one.length;
+    if (one.length === 0) break;
+  }
+  // A script answering focus from a timer acts once the walk is over: give it the time it would
+  // have had between real presses (the engine then walks again at a human pace).
+  if (pressed < positions.length) await probe(page, (k) => k.settle(30, 200));
+  return { positions, pressed };
 }
 
 /** One press at a time, each followed by a wait until focus comes to rest. */
