@@ -10,7 +10,7 @@ import path from 'node:path';
 import { chromium, type Page } from 'playwright';
 import { CHROMIUM_ARGS, resolveChromiumPath } from '../src/audit/session/browser-provider.ts';
 import { analyseWalk } from '../src/audit/engines/keyboard/focus-walk.ts';
-import { KEY_EVENTS, listenerIds } from '../src/audit/engines/keyboard/page-facts.ts';
+import { KEY_EVENTS, keyListenersOf, listenerIds } from '../src/audit/engines/keyboard/page-facts.ts';
 import { fastWalk, installProbe, probe, tabWalk } from '../src/audit/engines/keyboard/probe.ts';
 import { startStaticServer } from '../test/support/static-server.ts';
 
@@ -65,7 +65,7 @@ async function walk(url: string, computed: boolean): Promise<{ order: string[]; 
       const l0 = performance.now();
       const l = await listenerIds(page, cdp, { keys: KEY_EVENTS });
       listenerMs = performance.now() - l0;
-      const r = await tabWalk(page, cdp, cap, l.everywhere ? { ids: l.ids.keys ?? [], everywhere: l.everywhere.has('keys') } : null);
+      const r = await tabWalk(page, cdp, cap, keyListenersOf(l));
       ({ positions, pressed, why } = r);
     } else {
       positions = await fastWalk(page, cdp, cap);

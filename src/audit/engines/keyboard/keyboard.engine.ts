@@ -6,7 +6,7 @@ import { analyseWalk, EXIT_CONTROL_NAME, keyHints } from './focus-walk.ts';
 import type { EngineResult, PageSession, ScanEngine } from '../engine.ts';
 import { KEYBOARD_RULES } from '../../../shared/rules/keyboard.ts';
 import { debug, freedByHints, installProbe, probe, slowWalk, tabWalk, trappedAt } from './probe.ts';
-import { clickListenerIds, compareStyles, type Listeners, describeIds, findFakeControls, FOCUS_GUARD_EVENTS, focusMeasures, hasKeyListeners, HOVER_EVENTS, KEY_EVENTS, listenerIds, POINTER_MOVE_EVENTS, POINTER_EVENTS, trapFacts } from './page-facts.ts';
+import { clickListenerIds, compareStyles, type Listeners, describeIds, findFakeControls, FOCUS_GUARD_EVENTS, focusMeasures, hasKeyListeners, HOVER_EVENTS, KEY_EVENTS, keyListenersOf, listenerIds, POINTER_MOVE_EVENTS, POINTER_EVENTS, trapFacts } from './page-facts.ts';
 import { visualOrderFinding, activationFinding, changeOnInputFinding, dialogEscapeFinding, dialogFocusFinding, dialogTriggerFinding, focusFailures, focusVisibleFindings, hoverOnlyFinding, notFocusableFinding, trapFinding, type Described } from './checks.ts';
 import { hoverCandidates, tryHover } from './hover.ts';
 import { placeAll, visualOrderBreak } from './visual-order.ts';
@@ -112,9 +112,7 @@ export const keyboardEngine: ScanEngine = {
       const cap = Math.min(MAX_PRESSES, 2 * tabbable.length + 10);
 
       // 1. The walk: focus moved along the computed order, real presses where scripts listen to keys.
-      const l0 = await listeners();
-      const keys = l0.everywhere ? { ids: l0.ids.keys ?? [], everywhere: l0.everywhere.has('keys') } : null;
-      const fast = await tabWalk(page, cdp, cap, keys, session.signal);
+      const fast = await tabWalk(page, cdp, cap, keyListenersOf(await listeners()), session.signal);
       let positions = fast.positions;
       let walk = analyseWalk(positions);
       let state = await probe(page, (k) => k.state());

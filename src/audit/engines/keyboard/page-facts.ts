@@ -1,6 +1,6 @@
 import type { CDPSession, Page } from 'playwright';
 import type { FocusLook } from './focus-visible.ts';
-import { probe, type Probe } from './probe.ts';
+import { probe, type KeyListeners, type Probe } from './probe.ts';
 
 /**
  * What the keyboard checks measure in the page, through the probe: the functions serialised into
@@ -67,7 +67,7 @@ export async function hasKeyListeners(page: Page, cdp: CDPSession | null, id: nu
     const objs = props.result.filter((p) => /^\d+$/.test(p.name) && p.value?.objectId).map((p) => p.value!.objectId!);
     for (const objectId of objs.slice(0, 60)) {
       const l = await cdp.send('DOMDebugger.getEventListeners', { objectId });
-      if (l.listeners.some((x) => x.type === 'keydown' || x.type === 'keyup' || x.type === 'keypress')) return true;
+      if (l.listeners.some((x) => KEY_EVENTS.has(x.type))) return true;
     }
     return false;
   } catch {
@@ -257,6 +257,11 @@ export interface Listeners<G extends string, A extends string = never> {
 const LISTENER_CAP = 40;
 /** Key events: where a script listens to them, a Tab press may do something else than move focus. */
 export const KEY_EVENTS: ReadonlySet<string> = new Set(['keydown', 'keyup', 'keypress']);
+
+/** What `tabWalk` needs of the page's key listeners (the `keys` group), or null when DevTools could not say. */
+export function keyListenersOf(l: Listeners<'keys' | (string & {}), string>): KeyListeners | null {
+  return l.everywhere ? { ids: l.ids.keys ?? [], everywhere: l.everywhere.has('keys') } : null;
+}
 
 /**
  * Ids (in the probe) of elements with their own listeners, per group of event types, from one

@@ -295,53 +295,56 @@ export function installProbe(): { x: number; y: number } {
   };
   let order: Order | null = null;
   const ORDER_ATTRIBUTES = ['tabindex', 'href', 'disabled', 'contenteditable', 'type', 'open', 'inert', 'controls', 'name'];
+  // The page's own scripts may change what is focusable as focus moves (a roving tabindex, a menu
+  // filled in on focus), also between two calls (a key handler a real press set off): watched
+  // from the first computation until the probe is removed, and the order computed again.
+  let orderChanged = false;
+  const changes = new MutationObserver(() => {
+    orderChanged = true;
+  });
   const stepWalk = (cap: number, keyIds: number[]): StepWalk => {
     const positions: FocusPos[] = [];
-    order ??= computeOrder();
+    if (!order) {
+      changes.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ORDER_ATTRIBUTES });
+      order = computeOrder();
+    }
     if (order.why) return { positions, stop: 'unknown', why: order.why };
     const keyEls = new Set(keyIds.map((id) => refs[id]?.deref()).filter((e): e is Element => !!e));
     const listensToKeys = (el: Element): boolean => {
       for (let n: Element | null = el; n; n = n.parentElement) if (keyEls.has(n)) return true;
       return false;
     };
-    // The page's own scripts may change what is focusable as focus moves (a roving tabindex, a
-    // menu filled in on focus): the order is computed again when they do.
-    const changes = new MutationObserver(() => {});
-    changes.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ORDER_ATTRIBUTES });
     let recomputed = 0;
-    try {
-      let cur = here();
-      while (positions.length < cap) {
-        if (changes.takeRecords().length > 0) {
-          if (++recomputed > 5) return { positions, stop: 'unknown', why: 'the page keeps changing what can take focus' };
-          order = computeOrder();
-          if (order.why) return { positions, stop: 'unknown', why: order.why };
-        }
-        let curEl: Element | null = null;
-        let from = -1;
-        if (cur === 'opaque') return { positions, stop: 'unknown', why: 'focus is in a frame' };
-        if (cur !== 'page') {
-          curEl = refs[cur]?.deref() ?? null;
-          if (!curEl) return { positions, stop: 'unknown', why: 'the focused element went away' };
-          if (listensToKeys(curEl)) return { positions, stop: 'key' };
-          const i = order.at.get(curEl);
-          if (i === undefined) return { positions, stop: 'unknown', why: 'focus is on an element outside the computed order' };
-          from = i;
-        }
-        let next: Element | null = null;
-        for (let j = from + 1; j < order.list.length && !next; j++) if (focusableNow(order.list[j]!, curEl)) next = order.list[j]!;
-        if (next) focusNatively(next, { preventScroll: true });
-        // Past the last element, focus leaves the document for the browser's own controls.
-        else (curEl as HTMLElement | null)?.blur?.();
-        cur = here();
-        positions.push(cur);
-        if (st.late > 0) return { positions, stop: 'late' };
-        if (!next && cur === 'page') return { positions, stop: 'end' };
+    let cur = here();
+    while (positions.length < cap) {
+      if (changes.takeRecords().length > 0 || orderChanged) {
+        orderChanged = false;
+        if (++recomputed > 5) return { positions, stop: 'unknown', why: 'the page keeps changing what can take focus' };
+        order = computeOrder();
+        if (order.why) return { positions, stop: 'unknown', why: order.why };
       }
-      return { positions, stop: 'cap' };
-    } finally {
-      changes.disconnect();
+      let curEl: Element | null = null;
+      let from = -1;
+      if (cur === 'opaque') return { positions, stop: 'unknown', why: 'focus is in a frame' };
+      if (cur !== 'page') {
+        curEl = refs[cur]?.deref() ?? null;
+        if (!curEl) return { positions, stop: 'unknown', why: 'the focused element went away' };
+        if (listensToKeys(curEl)) return { positions, stop: 'key' };
+        const i = order.at.get(curEl);
+        if (i === undefined) return { positions, stop: 'unknown', why: 'focus is on an element outside the computed order' };
+        from = i;
+      }
+      let next: Element | null = null;
+      for (let j = from + 1; j < order.list.length && !next; j++) if (focusableNow(order.list[j]!, curEl)) next = order.list[j]!;
+      if (next) focusNatively(next, { preventScroll: true });
+      // Past the last element, focus leaves the document for the browser's own controls.
+      else (curEl as HTMLElement | null)?.blur?.();
+      cur = here();
+      positions.push(cur);
+      if (st.late > 0) return { positions, stop: 'late' };
+      if (!next && cur === 'page') return { positions, stop: 'end' };
     }
+    return { positions, stop: 'cap' };
   };
   const api: ProbeApi = {
     take: (from) => st.log.slice(from),
@@ -413,6 +416,7 @@ export function installProbe(): { x: number; y: number } {
         }
       }
       for (const [proto, d] of patched) Object.defineProperty(proto, 'focus', d);
+      changes.disconnect();
       window.scrollTo(x, y);
       delete w.__a11yKbd;
       delete (window as unknown as { __a11yKbdDlg?: unknown }).__a11yKbdDlg;

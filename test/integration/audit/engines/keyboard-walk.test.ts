@@ -3,7 +3,7 @@ import { chromium, type Browser, type Page } from 'playwright';
 import { CHROMIUM_ARGS, resolveChromiumPath } from '../../../../src/audit/session/browser-provider.ts';
 import { keyboardEngine } from '../../../../src/audit/engines/keyboard/keyboard.engine.ts';
 import { analyseWalk } from '../../../../src/audit/engines/keyboard/focus-walk.ts';
-import { KEY_EVENTS, listenerIds } from '../../../../src/audit/engines/keyboard/page-facts.ts';
+import { KEY_EVENTS, keyListenersOf, listenerIds } from '../../../../src/audit/engines/keyboard/page-facts.ts';
 import { fastWalk, installProbe, probe, tabWalk, type TabWalk } from '../../../../src/audit/engines/keyboard/probe.ts';
 import { openFixtureScanner, ofRule, type FixtureScanner } from '../../../helpers/scan-fixture.ts';
 import { html, startStaticServer, type StaticServer } from '../../../support/static-server.ts';
@@ -43,7 +43,7 @@ describe('the computed Tab order is the order real Tab presses reach', () => {
       let walk: TabWalk;
       if (computed) {
         const l = await listenerIds(p, cdp, { keys: KEY_EVENTS });
-        walk = await tabWalk(p, cdp, 60, { ids: l.ids.keys ?? [], everywhere: l.everywhere?.has('keys') ?? true });
+        walk = await tabWalk(p, cdp, 60, keyListenersOf(l));
       } else {
         const positions = await fastWalk(p, cdp, 60);
         walk = { positions, pressed: positions.length };
