@@ -114,6 +114,14 @@ describe('the computed Tab order is the order real Tab presses reach', () => {
     expect(everywhere.order).toEqual(['a', 'b']);
     expect(everywhere.walk.pressed).toBe(everywhere.walk.positions.length);
     expect(everywhere.walk.why).toMatch(/document listens to keys/);
+    // What a key handler adds while a real press is sent is in the order the walk goes on with.
+    const added = await expectSameOrder(
+      page(
+        '<a id="a" href="#">a</a><a id="k" href="#" onkeydown="if (!window.added) { window.added = 1; const n = document.createElement(\'a\'); n.id = \'added\'; n.href = \'#\'; n.textContent = \'added\'; document.body.append(n); }">k</a><a id="b" href="#">b</a>',
+      ),
+      ['a', 'k', 'b', 'added'],
+    );
+    expect(added.pressed).toBe(2);
   });
 });
 
