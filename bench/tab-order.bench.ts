@@ -11,7 +11,8 @@ import { chromium, type Page } from 'playwright';
 import { CHROMIUM_ARGS, resolveChromiumPath } from '../src/audit/session/browser-provider.ts';
 import { analyseWalk } from '../src/audit/engines/keyboard/focus-walk.ts';
 import { KEY_EVENTS, keyListenersOf, listenerIds } from '../src/audit/engines/keyboard/page-facts.ts';
-import { fastWalk, installProbe, probe, tabWalk } from '../src/audit/engines/keyboard/probe.ts';
+import { fastWalk, tabWalk } from '../src/audit/engines/keyboard/presses.ts';
+import { installProbe, probe } from '../src/audit/engines/keyboard/probe.ts';
 import { startStaticServer } from '../test/support/static-server.ts';
 
 const ipythonCount = Number(process.argv[2] ?? 100);

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright';
 import { somethingHappened, type EffectsRecorder } from './effects.ts';
-import { probe, startAt, type Probe } from './probe.ts';
+import { startAt } from './presses.ts';
+import { probe, type Probe } from './probe.ts';
 
 /**
  * Dialogs opened from the keyboard (WCAG 2.4.3 and 2.1.1; the ARIA Authoring Practices' dialog

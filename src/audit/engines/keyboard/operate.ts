@@ -1,6 +1,7 @@
 import type { Page } from 'playwright';
 import { contextChanged, somethingHappened, type Effects, type EffectsRecorder } from './effects.ts';
-import { probe, startAt, type Probe } from './probe.ts';
+import { startAt } from './presses.ts';
+import { probe, type Probe } from './probe.ts';
 
 /**
  * Operating controls from the keyboard, with real key presses, and watching what happens

@@ -1,6 +1,7 @@
 import type { CDPSession, Page } from 'playwright';
 import type { FocusLook } from './focus-visible.ts';
-import { probe, type KeyListeners, type Probe } from './probe.ts';
+import type { KeyListeners } from './presses.ts';
+import { probe, type Probe } from './probe.ts';
 
 /**
  * What the keyboard checks measure in the page, through the probe: the functions serialised into

@@ -4,7 +4,8 @@ import { CHROMIUM_ARGS, resolveChromiumPath } from '../../../../src/audit/sessio
 import { keyboardEngine } from '../../../../src/audit/engines/keyboard/keyboard.engine.ts';
 import { analyseWalk } from '../../../../src/audit/engines/keyboard/focus-walk.ts';
 import { KEY_EVENTS, keyListenersOf, listenerIds } from '../../../../src/audit/engines/keyboard/page-facts.ts';
-import { fastWalk, installProbe, probe, tabWalk, type TabWalk } from '../../../../src/audit/engines/keyboard/probe.ts';
+import { fastWalk, tabWalk, type TabWalk } from '../../../../src/audit/engines/keyboard/presses.ts';
+import { installProbe, probe } from '../../../../src/audit/engines/keyboard/probe.ts';
 import { openFixtureScanner, ofRule, type FixtureScanner } from '../../../helpers/scan-fixture.ts';
 import { html, startStaticServer, type StaticServer } from '../../../support/static-server.ts';
 
