@@ -217,9 +217,10 @@ export async function focusMeasures(page: Page, plain: StyleCheck[], pixelCap: n
   return out;
 }
 
-/** In the page: the description of each element, or null for one that is gone. */
+/** In the page: the description of each element, or null for one that is gone (axe's tree is built only when there is one to describe). */
 export const describeIds = (k: Probe, ids: number[]) => {
   const A = (window as unknown as { __a11yAudit: { withTree<T>(f: () => T): T; describe(e: Element): { selector: string; html: string } } }).__a11yAudit;
+  if (ids.length === 0) return [];
   return A.withTree(() => ids.map((id) => (k.el(id) ? A.describe(k.el(id)!) : null)));
 };
 
@@ -415,11 +416,14 @@ export function findFakeControls(k: Probe, arg: { listenerIds: number[]; cap: nu
       // detached
     }
   }
-  A.withTree(() => {
-    for (const [el, evidence, text] of keep) {
-      const d = A.describe(el);
-      out.push({ selector: d.selector, html: d.html, evidence, text });
-    }
-  });
+  // axe's tree of the whole page is built only when there is something to describe.
+  if (keep.length > 0) {
+    A.withTree(() => {
+      for (const [el, evidence, text] of keep) {
+        const d = A.describe(el);
+        out.push({ selector: d.selector, html: d.html, evidence, text });
+      }
+    });
+  }
   return out;
 }

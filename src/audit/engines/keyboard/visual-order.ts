@@ -67,18 +67,41 @@ export function visualOrderBreak(placed: readonly Placed[]): { ids: [number, num
 
 /** In the page: the boxes of the elements in tab order (at most `cap`). */
 export function placeAll(k: Probe, arg: { ids: number[]; cap: number }): Placed[] {
+  // Neighbours in the tab order share most of their ancestors: each element's style is read once,
+  // and whether it or an ancestor is fixed or sticky is decided once.
+  const styles = new Map<Element, CSSStyleDeclaration>();
+  const style = (e: Element) => {
+    let s = styles.get(e);
+    if (!s) styles.set(e, (s = getComputedStyle(e)));
+    return s;
+  };
+  const pinned = new Map<Element, boolean>();
+  const pinnedUp = (el: Element): boolean => {
+    const chain: Element[] = [];
+    let known = false;
+    for (let up: Element | null = el; up; up = up.parentElement) {
+      const v = pinned.get(up);
+      if (v !== undefined) {
+        known = v;
+        break;
+      }
+      chain.push(up);
+    }
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const pos = style(chain[i]!).position;
+      known = known || pos === 'fixed' || pos === 'sticky';
+      pinned.set(chain[i]!, known);
+    }
+    return known;
+  };
   const out: Placed[] = [];
   for (const id of arg.ids.slice(0, arg.cap)) {
     const el = k.el(id);
     if (!el || !el.isConnected || el.ownerDocument !== document) continue;
     const r = el.getBoundingClientRect();
     let container: Element | null = el.parentElement;
-    while (container && container !== document.body && /^inline/.test(getComputedStyle(container).display)) container = container.parentElement;
-    let skip = r.width < 1 || r.height < 1 || r.right < 0 || r.bottom + scrollY < 0 || getComputedStyle(el).direction === 'rtl';
-    for (let up: Element | null = el; up && !skip; up = up.parentElement) {
-      const pos = getComputedStyle(up).position;
-      if (pos === 'fixed' || pos === 'sticky') skip = true;
-    }
+    while (container && container !== document.body && /^inline/.test(style(container).display)) container = container.parentElement;
+    const skip = r.width < 1 || r.height < 1 || r.right < 0 || r.bottom + scrollY < 0 || style(el).direction === 'rtl' || pinnedUp(el);
     out.push({ id, x: r.left + scrollX, y: r.top + scrollY, w: r.width, h: r.height, container: container ? k.idFor(container) : -1, skip });
   }
   return out;
