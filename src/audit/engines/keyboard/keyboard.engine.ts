@@ -51,7 +51,7 @@ import { activationCandidates, choiceCandidates, tryActivation, tryChoices } fro
  * afterwards; where operating changed the page (a menu opened, a dialog left open), the page is
  * loaded again for the engines after this one.
  *
- * This file runs the checks in order; probe.ts is the probe in the page and the key presses,
+ * This file runs the checks in order; probe.ts is the probe in the page, presses.ts the key presses,
  * page-facts.ts what is measured in the page, checks.ts (with focus-walk.ts and focus-visible.ts)
  * the decisions and findings.
  */
