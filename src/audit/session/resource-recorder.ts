@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BrowserContext, Page, Request } from 'playwright';
+import type { BrowserContext, Page, Request, Response } from 'playwright';
 import type { SeenRequest } from '../reuse/manifest.ts';
 
 /** A body larger than this is not hashed (its entry then needs validators to be checked again). Bodies with validators are not hashed. */
@@ -41,16 +41,23 @@ export function resourceRecorder(context: BrowserContext, page: Page): { start()
       seen.failed = r.failure()?.errorText ?? 'failed';
     }
   });
+  // Each answer as it arrives, so that a finished request's needs no round trip to the browser.
+  const answers = new WeakMap<Request, Response>();
+  context.on('response', (res) => {
+    if (active.size > 0) answers.set(res.request(), res);
+  });
   context.on('requestfinished', (r) => {
     const mine = [...active].flatMap((rec) => (rec.has(r) ? [rec.get(r)!] : []));
     if (mine.length === 0) return;
     const done = (async () => {
-      const res = await r.response().catch(() => null);
+      const res = answers.get(r) ?? (await r.response().catch(() => null));
       if (!res) {
         for (const seen of mine) Object.assign(seen, { pending: false, failed: 'no response' });
         return;
       }
-      const headers = await res.allHeaders().catch(() => ({}) as Record<string, string>);
+      // The headers the answer arrived with (validators, length, location are among them; only
+      // cookie headers are not, which nothing here reads): no round trip, unlike allHeaders().
+      const headers = res.headers();
       const status = res.status();
       let sha256: string | undefined;
       const length = Number(headers['content-length'] ?? 0);
