@@ -41,7 +41,7 @@ export function resourceRecorder(context: BrowserContext, page: Page): { start()
       seen.failed = r.failure()?.errorText ?? 'failed';
     }
   });
-  // Each answer as it arrives, so that a finished request's needs no round trip to the browser.
+  // Each answer as it arrives, so that reading a finished request's answer needs no round trip to the browser.
   const answers = new WeakMap<Request, Response>();
   context.on('response', (res) => {
     if (active.size > 0) answers.set(res.request(), res);
