@@ -1,6 +1,6 @@
 import { AXE_WCAG_TAGS } from '../../../shared/wcag.ts';
 import { findingsFromAxe, passedRules, type AxeRuleResult } from '../../findings/findings.ts';
-import type { FindingDraft } from '../../../shared/findings.ts';
+import type { FindingDraft, ReviewFacts } from '../../../shared/findings.ts';
 import { withoutBrokenImages } from '../pixel-contrast/background-images.ts';
 import { runAxe } from '../../session/in-page.ts';
 import type { EngineResult, PageSession, ScanEngine } from '../engine.ts';
@@ -25,27 +25,43 @@ export const AXE_EXPERIMENTAL: Readonly<Record<string, AxeTrust>> = {
 
 /**
  * axe's best-practice rules with a documented WCAG failure (issue 31; their criteria and W3C
- * sources are in src/shared/rules/axe-also-fails.ts), switched on by id, and how far each is
- * trusted on the ACT cases (bench:accuracy, `--suite act`):
- * - `empty-heading` (1.3.1, 2.4.6; ACT ffd0e9), `aria-treeitem-name` and `aria-text` (4.1.2):
- *   a heading or tree item with no name, or a focusable element inside role="text", fails
- *   whatever the page means, so violations are confirmed.
- * - `tabindex` (2.4.3, F44): a positive tabindex fails only where the order it makes loses the
- *   meaning; `heading-order` (1.3.1): a skipped level fails only where it misstates the
- *   structure; `empty-table-header` and `scope-attr-valid` (1.3.1): a corner header heads
- *   nothing, and a simple table needs no scope; `aria-dialog-name` (4.1.2): whether a dialog is a
- *   control is judgement. All needs review, with axe's message as the reason.
+ * sources are in src/shared/rules/axe-also-fails.ts), switched on by id. axe tags them best
+ * practices: their ACT rule (ffd0e9 for `empty-heading`) or the failure technique beside them maps
+ * to no WCAG criterion, or ties a failure only to some of what the rule flags. So none of them is
+ * ever `confirmed` under a criterion (issue 43): each violation is `needs_review` under the
+ * criterion it most likely affects, with the reason (`BEST_PRACTICE_REASON`) and axe's message.
+ * - `empty-heading` (1.3.1, 2.4.6): an empty heading is heading markup with nothing under it
+ *   to describe; whether that misstates the structure (F43) is for a person.
+ * - `aria-treeitem-name`, `aria-text`, `aria-dialog-name` (4.1.2); `tabindex` (2.4.3, F44: only
+ *   where the order loses meaning); `heading-order`, `empty-table-header`, `scope-attr-valid`
+ *   (1.3.1: a skipped level, a corner header, a simple table's scope are often right).
  * axe's own "needs review" results of these rules are dropped: noise on ACT's passing cases.
  */
 export const AXE_BEST_PRACTICE: Readonly<Record<string, AxeTrust>> = {
-  'empty-heading': { violations: 'confirmed', incomplete: 'drop' },
-  'aria-treeitem-name': { violations: 'confirmed', incomplete: 'drop' },
-  'aria-text': { violations: 'confirmed', incomplete: 'drop' },
+  'empty-heading': { violations: 'needs_review', incomplete: 'drop' },
+  'aria-treeitem-name': { violations: 'needs_review', incomplete: 'drop' },
+  'aria-text': { violations: 'needs_review', incomplete: 'drop' },
   tabindex: { violations: 'needs_review', incomplete: 'drop' },
   'heading-order': { violations: 'needs_review', incomplete: 'drop' },
   'empty-table-header': { violations: 'needs_review', incomplete: 'drop' },
   'scope-attr-valid': { violations: 'needs_review', incomplete: 'drop' },
   'aria-dialog-name': { violations: 'needs_review', incomplete: 'drop' },
+};
+
+/** Why a best-practice rule's finding needs a person, before what the rule saw. */
+export const BEST_PRACTICE_REASON =
+  'axe-core counts this a best practice: no ACT rule or W3C failure technique makes it a WCAG failure in every case, so a person decides whether it fails the criterion named.';
+
+/** What each best-practice rule saw, and what decides whether it fails the criterion it most likely affects. */
+const BEST_PRACTICE_WHY: Readonly<Record<string, string>> = {
+  'empty-heading': 'Heading markup with no text: it fails 1.3.1 where it is meant as a heading and names no section (F43), not where it is an empty leftover that structures nothing.',
+  'aria-treeitem-name': 'A tree item with no accessible name: it fails 4.1.2 where it is an item people operate.',
+  'aria-text': 'A focusable element inside role="text" loses its role: it fails 4.1.2 where people must operate it.',
+  tabindex: 'A positive tabindex reorders the keyboard path: it fails 2.4.3 only where the order it makes loses meaning or operability (F44).',
+  'heading-order': 'A heading level is skipped: it fails 1.3.1 only where the levels misstate how the sections nest.',
+  'empty-table-header': 'A table header cell has no text: it fails 1.3.1 where it heads cells (a corner cell heads nothing).',
+  'scope-attr-valid': 'A scope attribute is invalid or misplaced: it fails 1.3.1 only where the table needs it to tie headers to cells (F91).',
+  'aria-dialog-name': 'A dialog has no accessible name: it fails 4.1.2 where the dialog is announced to people as a control.',
 };
 
 /** How far the service trusts an axe rule's verdicts: the experimental and best-practice ones. */
@@ -68,7 +84,15 @@ export function axeDrafts(violations: readonly AxeRuleResult[], incomplete: read
     ...findingsFromAxe(violations.filter((r) => (AXE_TRUST[r.id]?.violations ?? 'confirmed') === 'confirmed'), 'confirmed'),
     ...findingsFromAxe(violations.filter((r) => AXE_TRUST[r.id]?.violations === 'needs_review'), 'needs_review'),
     ...findingsFromAxe(incomplete.filter((r) => AXE_TRUST[r.id]?.incomplete !== 'drop'), 'needs_review'),
-  ];
+  ].map((d) => (AXE_BEST_PRACTICE[d.ruleId] ? withBestPracticeReason(d) : d));
+}
+
+/** A best-practice finding's review reason: why a person decides, then axe's message. */
+function withBestPracticeReason(d: FindingDraft): FindingDraft {
+  const review = (d.data.review ?? {}) as ReviewFacts;
+  const saw = BEST_PRACTICE_WHY[d.ruleId] ?? review.reason;
+  const reason = saw ? `${saw} ${BEST_PRACTICE_REASON}` : BEST_PRACTICE_REASON;
+  return { ...d, data: { ...d.data, review: { ...review, reason } } };
 }
 
 /**

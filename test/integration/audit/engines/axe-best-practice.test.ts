@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeEngine } from '../../../../src/audit/engines/axe/axe.engine.ts';
+import { AXE_BEST_PRACTICE, axeEngine, BEST_PRACTICE_REASON } from '../../../../src/audit/engines/axe/axe.engine.ts';
 import { ofRule, openFixtureScanner, type FixtureScanner } from '../../../helpers/scan-fixture.ts';
 
 // axe's best-practice rules with a documented WCAG failure are reported under it (issue 31); the
@@ -19,7 +19,7 @@ const page = (body: string) =>
 const scan = (body: string) => scanner.scan(page(body), { engines: [axeEngine] });
 
 describe('axe engine: best-practice rules with a documented WCAG failure', () => {
-  it('reports an empty heading (1.3.1, 2.4.6, confirmed) and a positive tabindex (2.4.3, needs review), and no landmark rule', async () => {
+  it('reports an empty heading (1.3.1, 2.4.6) and a positive tabindex (2.4.3) as needing review with the reason, never confirmed, and no landmark rule', async () => {
     // No <main> and no landmarks: axe's `region` and `landmark-one-main` fail, and must stay out.
     const r = await scan(`
       <h1>Shop</h1>
@@ -30,12 +30,18 @@ describe('axe engine: best-practice rules with a documented WCAG failure', () =>
       <div role="tree" aria-label="Files"><div id="item" role="treeitem" aria-selected="false"></div></div>
     `);
     const empty = ofRule(r, 'empty-heading');
-    expect(empty.map((f) => [f.elementSelector, f.type, f.wcagCriterion, f.wcagLevel, f.wcagCriteria])).toEqual([['#empty', 'confirmed', '1.3.1', 'A', ['1.3.1', '2.4.6']]]);
+    expect(empty.map((f) => [f.elementSelector, f.type, f.wcagCriterion, f.wcagLevel, f.wcagCriteria])).toEqual([['#empty', 'needs_review', '1.3.1', 'A', ['1.3.1', '2.4.6']]]);
     const tab = ofRule(r, 'tabindex');
     expect(tab.map((f) => [f.elementSelector, f.type, f.wcagCriteria])).toEqual([['#jump', 'needs_review', ['2.4.3']]]);
     expect(tab[0]!.data.review).toBeDefined();
     expect(ofRule(r, 'heading-order').map((f) => [f.elementSelector, f.type, f.wcagCriterion])).toEqual([['#skipped', 'needs_review', '1.3.1']]);
-    expect(ofRule(r, 'aria-treeitem-name').map((f) => [f.elementSelector, f.type, f.wcagCriterion])).toEqual([['#item', 'confirmed', '4.1.2']]);
+    expect(ofRule(r, 'aria-treeitem-name').map((f) => [f.elementSelector, f.type, f.wcagCriterion])).toEqual([['#item', 'needs_review', '4.1.2']]);
+    // A best practice is never a confirmed WCAG failure (issue 43): each says why a person decides.
+    for (const f of r.findings.filter((f) => AXE_BEST_PRACTICE[f.ruleId])) {
+      expect(f.type, f.ruleId).toBe('needs_review');
+      expect((f.data.review as { reason?: string }).reason, f.ruleId).toContain(BEST_PRACTICE_REASON);
+    }
+    expect((empty[0]!.data.review as { reason: string }).reason).toMatch(/^Heading markup with no text.*best practice/);
     for (const id of ['region', 'landmark-one-main', 'page-has-heading-one']) expect(ofRule(r, id), id).toEqual([]);
   });
 
