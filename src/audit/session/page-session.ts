@@ -6,6 +6,7 @@ import { boundedTitle } from '../../shared/limits.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
 import { classifyNavigationError } from './classify-navigation-error.ts';
 import { installAxeLoader } from './in-page.ts';
+import { recordClickListeners } from '../states/click-listeners.ts';
 import { recordOrientationLocks } from '../engines/reflow/orientation.ts';
 import { requestHold } from './request-hold.ts';
 import { holdStill, originOf } from './document-hold.ts';
@@ -121,6 +122,7 @@ export async function openTab(opts: OpenTabOptions): Promise<Tab> {
     if (opts.auth?.setup.cookies?.length) await context.addCookies(configuredCookies(opts.auth));
     await context.addInitScript(trackChanges);
     await context.addInitScript(recordOrientationLocks);
+    await context.addInitScript(recordClickListeners);
     await installAxeLoader(context);
     await requestHold(context).routeWebSockets();
     const page = await context.newPage();

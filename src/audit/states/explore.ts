@@ -194,30 +194,42 @@ async function openState(
   return { findings, checked: true, restored: await closeState(page, probe, t) };
 }
 
-/** Puts the page back: the way the state's kind closes first, then the general ways. */
+/**
+ * Puts the page back: the way the state's kind closes first, then the general ways, and the web
+ * storage the click may have written. A script's toggle (kind `script`) is clicked again only when
+ * the page is not back already (a click that changed nothing is not repeated).
+ */
 async function closeState(page: Page, probe: JSHandle<Probe>, t: TriggerInfo): Promise<RestoredCheck> {
-  if (t.kind === 'details') {
-    await within(inPage(page, (p: Probe) => p.restoreDetails(), probe), 'closing');
-  } else if (t.kind === 'tab') {
-    await clickIn(page, probe, 'selectedTab', t.index, CLICK_MS);
-  } else {
-    const modal = await within(inPage(page, (p: Probe) => p.modalOpen(), probe), 'closing');
-    const expanded = await within(inPage(page, ([p, i]: [Probe, number]) => p.expanded(i), [probe, t.index]), 'closing');
-    // A modal dialog keeps the trigger out of reach; a disclosure closes as it opened.
-    if (!modal && expanded === 'true') await clickIn(page, probe, 'trigger', t.index, CLICK_MS);
-    else await page.keyboard.press('Escape').catch(() => {});
-  }
   const check = async () => {
     await page.mouse.move(0, 0).catch(() => {});
     await within(inPage(page, ([p, q, m]: [Probe, number, number]) => (p.blur(), p.settle(q, m)), [probe, OPEN_QUIET_MS, CLOSE_SETTLE_MS]), 'settling');
     return within(inPage(page, (p: Probe) => p.restored(), probe), 'comparing');
   };
-  const first = await check();
-  if (first.same) return first;
-  // The general ways: Escape, then whatever dialog, popover or details the state left open.
-  await page.keyboard.press('Escape').catch(() => {});
-  await within(inPage(page, (p: Probe) => (p.closeNew(), p.restoreDetails()), probe), 'closing');
-  return check();
+  try {
+    if (t.kind === 'details') {
+      await within(inPage(page, (p: Probe) => p.restoreDetails(), probe), 'closing');
+    } else if (t.kind === 'tab') {
+      await clickIn(page, probe, 'selectedTab', t.index, CLICK_MS);
+    } else {
+      const modal = await within(inPage(page, (p: Probe) => p.modalOpen(), probe), 'closing');
+      const expanded = await within(inPage(page, ([p, i]: [Probe, number]) => p.expanded(i), [probe, t.index]), 'closing');
+      if (t.kind === 'script' && !modal) {
+        const already = await within(inPage(page, (p: Probe) => p.restored(), probe), 'comparing');
+        if (already.same) return already;
+      }
+      // A modal dialog keeps the trigger out of reach; a disclosure or a script's toggle closes as it opened.
+      if (!modal && (expanded === 'true' || t.kind === 'script')) await clickIn(page, probe, 'trigger', t.index, CLICK_MS);
+      else await page.keyboard.press('Escape').catch(() => {});
+    }
+    const first = await check();
+    if (first.same) return first;
+    // The general ways: Escape, then whatever dialog, popover or details the state left open.
+    await page.keyboard.press('Escape').catch(() => {});
+    await within(inPage(page, (p: Probe) => (p.closeNew(), p.restoreDetails()), probe), 'closing');
+    return await check();
+  } finally {
+    await within(inPage(page, (p: Probe) => p.restoreStorage(), probe), 'putting storage back').catch(() => {});
+  }
 }
 
 /** Clicks the trigger, or the tab selected before it (skipped when there is none, or it cannot be clicked in time). */

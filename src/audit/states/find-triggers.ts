@@ -19,7 +19,17 @@ export interface FindTriggersLimits {
  *   `show-modal`, `show-popover` or `toggle-popover`, `aria-haspopup` (`dialog`, or `menu`/`true`
  *   and the other popup kinds);
  * - disclosure buttons: `aria-expanded="false"` on a button, `role="button"`, a `<summary>` or a
- *   link that goes nowhere.
+ *   link that goes nowhere;
+ * - the widget libraries' data-attribute triggers, which need no aria state: Bootstrap's
+ *   `data-bs-toggle` / `data-toggle` (`modal` and `offcanvas` open a dialog, `collapse` a
+ *   disclosure, `dropdown` a menu, `tab` / `pill` / `list` a tab, `popover` a popover), Foundation's
+ *   `data-open` (a reveal dialog) and `data-toggle="<id>"` (a disclosure);
+ * - then, kind `script`, the visible controls a script listens to for clicks and that carry no
+ *   aria state: a listener added on the element itself (click-listeners.ts), an `onclick`
+ *   attribute or property, first; then buttons, `role="button"` and links that go nowhere, whose
+ *   listener a library may hold on the document (React). Only small elements (at most 30
+ *   descendants), never `<html>` or `<body>`. Whether the click reveals anything is what the
+ *   state finds out.
  * Never: a link that navigates (anything but an empty or same-page fragment or `javascript:`
  * address; a route-like `#/` or `#!` fragment navigates), a submit or reset button of a form,
  * `input` other than `type=button`, text fields, anything disabled, inert or hidden.
@@ -34,7 +44,14 @@ function findTriggersInPage({ probe, limits }: { probe: Probe; limits: FindTrigg
   const h = (window as unknown as { __a11yAudit?: Helpers }).__a11yAudit;
   probe.triggers = [];
   if (!h) return [];
-  const MATCH = 'summary, details, [aria-expanded="false"], [role~="tab"], [aria-haspopup], [popovertarget], [commandfor]';
+  const MATCH = 'summary, details, [aria-expanded="false"], [role~="tab"], [aria-haspopup], [popovertarget], [commandfor], [data-bs-toggle], [data-toggle], [data-open]';
+  /** Bootstrap's toggle types, by the kind of state they open (`button` and `tooltip` open none). */
+  const TOGGLES: Record<string, TriggerKind> = { modal: 'dialog', offcanvas: 'dialog', collapse: 'disclosure', dropdown: 'menu', tab: 'tab', pill: 'tab', list: 'tab', popover: 'popover' };
+  /** The id a Bootstrap trigger names: `data-bs-target` / `data-target`, else its `href`, as `#id`. */
+  const targetId = (el: Element) => {
+    const ref = (el.getAttribute('data-bs-target') ?? el.getAttribute('data-target') ?? el.getAttribute('href') ?? '').trim();
+    return /^#[^\s#.,>:[\]]+$/.test(ref) ? ref.slice(1) : '';
+  };
   const role = (el: Element) => (el.getAttribute('role') ?? '').trim().toLowerCase().split(/\s+/)[0] ?? '';
   const fragmentOnly = (href: string | null) => {
     const v = (href ?? '').trim();
@@ -95,7 +112,31 @@ function findTriggersInPage({ probe, limits }: { probe: Probe; limits: FindTrigg
       return { kind: popup === 'dialog' ? 'dialog' : 'menu', controls: attr('aria-controls'), selectedTab: null };
     }
     if (attr('aria-expanded') === 'false' && buttonLike(el)) return { kind: 'disclosure', controls: attr('aria-controls'), selectedTab: null };
+    const toggle = (el.getAttribute('data-bs-toggle') ?? el.getAttribute('data-toggle') ?? '').trim();
+    const toggleKind = TOGGLES[toggle.toLowerCase()];
+    if (toggleKind) {
+      const controls = targetId(el);
+      if (toggleKind !== 'tab') return { kind: toggleKind, controls, selectedTab: null };
+      if (el.classList.contains('active')) return undefined;
+      const nav = el.closest('.nav, .list-group, [role~="tablist"]') ?? el.parentElement?.parentElement ?? null;
+      const selected = nav ? Array.from(nav.querySelectorAll('[data-bs-toggle].active, [data-toggle].active')).find((t) => t !== el) ?? null : null;
+      return { kind: 'tab', controls, selectedTab: selected };
+    }
+    // Foundation: `data-toggle` / `data-open` name the panel or reveal dialog by its id.
+    if (toggle && document.getElementById(toggle)) return { kind: 'disclosure', controls: toggle, selectedTab: null };
+    if (attr('data-open') && document.getElementById(attr('data-open'))) return { kind: 'dialog', controls: attr('data-open'), selectedTab: null };
     return undefined;
+  };
+  /** A control a script listens to for clicks, with no aria state: `direct` when the listener is on it. */
+  const listened = (window as unknown as { __a11yClickListened?: (el: Element) => boolean }).__a11yClickListened;
+  const ARIA_STATE = ['aria-expanded', 'aria-haspopup', 'aria-selected', 'aria-pressed', 'aria-checked', 'popovertarget', 'commandfor'];
+  const scripted = (el: Element): 'direct' | 'control' | undefined => {
+    if (el === document.documentElement || el === document.body || el.namespaceURI !== 'http://www.w3.org/1999/xhtml') return undefined;
+    if (ARIA_STATE.some((a) => el.hasAttribute(a))) return undefined;
+    const direct = (!!listened && listened(el)) || el.hasAttribute('onclick') || typeof (el as HTMLElement).onclick === 'function';
+    if (!direct && !buttonLike(el)) return undefined;
+    if (el.getElementsByTagName('*').length > 30) return undefined;
+    return direct ? 'direct' : 'control';
   };
 
   const found: Array<{ el: Element; kind: TriggerKind; selectedTab: Element | null }> = [];
@@ -118,6 +159,22 @@ function findTriggersInPage({ probe, limits }: { probe: Probe; limits: FindTrigg
       }
       found.push({ el, kind: c.kind, selectedTab: c.selectedTab });
     }
+  }
+  // Then the controls a script listens to, those with their own listener first, each not already a trigger.
+  if (found.length < limits.maxTriggers) {
+    const taken = new Set(found.map((f) => f.el));
+    const direct: Element[] = [];
+    const controls: Element[] = [];
+    for (const el of probe.all()) {
+      if (direct.length + found.length >= limits.maxTriggers || examined >= limits.maxExamined * 5) break;
+      if (taken.has(el)) continue;
+      const how = scripted(el);
+      if (!how) continue;
+      examined++;
+      if (!usable(el) || classify(el)) continue;
+      (how === 'direct' ? direct : controls).push(el);
+    }
+    for (const el of [...direct, ...controls].slice(0, limits.maxTriggers - found.length)) found.push({ el, kind: 'script', selectedTab: null });
   }
   probe.triggers = found;
   if (found.length === 0) return [];

@@ -18,7 +18,11 @@ export interface TriggerInfo {
   label: string;
 }
 
-export type TriggerKind = 'details' | 'tab' | 'dialog' | 'popover' | 'menu' | 'disclosure';
+/**
+ * What a trigger opens. `script`: a control with a click listener and no aria state (a script's
+ * toggle); whether its click reveals anything is found by what the click changes.
+ */
+export type TriggerKind = 'details' | 'tab' | 'dialog' | 'popover' | 'menu' | 'disclosure' | 'script';
 
 /** Whether the page is back where it was when `snapshot` was taken, and if not, what differs. */
 export interface RestoredCheck {
@@ -44,6 +48,8 @@ export interface Probe {
   expanded(index: number): string | null;
   modalOpen(): boolean;
   blur(): void;
+  /** Puts the page's local and session storage back as `snapshot` found them (a click may write there). */
+  restoreStorage(): void;
 }
 
 /** In the page: the probe (see `Probe`). Self-contained: Playwright sends its source. */
@@ -56,6 +62,7 @@ export function createProbe(maxElements: number): Probe {
   let beforePopovers: Element[] = [];
   let beforeDetails: Array<[HTMLDetailsElement, boolean]> = [];
   let beforeUrl = '';
+  let beforeStorage: Array<[Storage, Array<[string, string]>]> = [];
   let changed = new Set<Element>();
   let observer: MutationObserver | undefined;
 
@@ -92,6 +99,7 @@ export function createProbe(maxElements: number): Probe {
         }
       }
       beforeStateful = statefulOf(all);
+      beforeStorage = storageOf();
       beforeOpenDialogs = Array.from(document.querySelectorAll('dialog[open]'));
       beforePopovers = all.filter(popoverOpen);
       beforeDetails = Array.from(document.querySelectorAll('details')).map((d) => [d, d.open]);
@@ -209,7 +217,45 @@ export function createProbe(maxElements: number): Probe {
       const active = document.activeElement as HTMLElement | null;
       if (active && active !== document.body) active.blur?.();
     },
+    restoreStorage() {
+      for (const [store, entries] of beforeStorage) {
+        try {
+          const keep = new Map(entries);
+          for (let i = store.length - 1; i >= 0; i--) {
+            const key = store.key(i);
+            if (key !== null && !keep.has(key)) store.removeItem(key);
+          }
+          for (const [key, value] of entries) if (store.getItem(key) !== value) store.setItem(key, value);
+        } catch {
+          // storage denied or full: left as it is
+        }
+      }
+    },
   };
+
+  /** The page's local and session storage, each when readable and small (≤ 500 keys, ≤ 1 M characters). */
+  function storageOf(): Array<[Storage, Array<[string, string]>]> {
+    const out: Array<[Storage, Array<[string, string]>]> = [];
+    for (const name of ['localStorage', 'sessionStorage'] as const) {
+      try {
+        const store = window[name];
+        if (!store || store.length > 500) continue;
+        const entries: Array<[string, string]> = [];
+        let size = 0;
+        for (let i = 0; i < store.length; i++) {
+          const key = store.key(i);
+          const value = key === null ? null : store.getItem(key);
+          if (key === null || value === null) continue;
+          size += key.length + value.length;
+          entries.push([key, value]);
+        }
+        if (size <= 1_000_000) out.push([store, entries]);
+      } catch {
+        // storage denied (sandboxed, opaque origin): nothing to put back
+      }
+    }
+    return out;
+  }
 
   function popoverOpen(el: Element): boolean {
     if (!el.hasAttribute('popover')) return false;
