@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { parseDocument } from 'htmlparser2';
 import type { InteractionState, IssueType, Severity, ViewportName } from '../../shared/contracts.ts';
 import { SEVERITIES } from '../../shared/contracts.ts';
-import { AXE_BEST_PRACTICE_CRITERIA, ruleEntry } from '../../shared/rules/index.ts';
+import { AXE_ALSO_FAILS_IMAGE_CONTROL, AXE_BEST_PRACTICE_CRITERIA, holdsImage, ruleEntry } from '../../shared/rules/index.ts';
 import { criteriaForTags, lowestLevel, wcagCriteria } from '../../shared/wcag.ts';
 import type { FindingDraft, PassedRule, ContrastFacts, ElementFacts, ReviewFacts, EngineFacts } from '../../shared/findings.ts';
 
@@ -238,14 +238,17 @@ export function findingsFromAxe(
     const criteria = axeCriteria(rule.id, rule.tags, ruleId);
     const primary = criteria[0];
     if (!primary) continue;
+    const imageControl = AXE_ALSO_FAILS_IMAGE_CONTROL[rule.id];
     for (const node of rule.nodes) {
+      // An image link or image button without a name fails 1.1.1 too (its image says nothing).
+      const nodeCriteria = imageControl && holdsImage(node.html) ? wcagCriteria([...criteria, ...imageControl]) : criteria;
       out.push({
         ruleId,
         type,
         severity: severityOf(node.impact) ?? severityOf(rule.impact) ?? 'moderate',
         wcagCriterion: primary,
-        wcagLevel: lowestLevel(criteria)!,
-        wcagCriteria: criteria,
+        wcagLevel: lowestLevel(nodeCriteria)!,
+        wcagCriteria: nodeCriteria,
         elementSelector: selectorFromTarget(node.target),
         elementHtml: node.html.length > MAX_HTML ? `${node.html.slice(0, MAX_HTML)}…` : node.html,
         engineHelp: rule.help,

@@ -65,3 +65,21 @@ export const AXE_BEST_PRACTICE_CRITERIA: Readonly<Record<string, readonly string
   // role (4.1.2, ACT 307n5z "element with presentational children has no focusable content").
   'aria-text': ['4.1.2'],
 });
+
+/**
+ * Further criteria a finding of these axe rules fails when the control's only content is an image
+ * (issue 43): an image link or image button whose image has an empty or missing alternative has
+ * no name, and a control's image must have a text alternative that says its purpose (1.1.1,
+ * Understanding 1.1.1: "If non-text content is a control or accepts user input, then it has a name
+ * that describes its purpose"; H30 and H36 are its sufficient techniques for image links and image
+ * buttons). A link or button without an image (empty text) fails 2.4.4 / 4.1.2 only.
+ */
+export const AXE_ALSO_FAILS_IMAGE_CONTROL: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  'link-name': ['1.1.1'],
+  'button-name': ['1.1.1'],
+});
+
+/** Whether an element's HTML (as axe reports it) holds an image: `<img>`, `<svg>`, `<input type=image>` or `role="img"`. */
+export function holdsImage(html: string): boolean {
+  return /<(img|svg|picture)\b|<input\b[^>]*\btype\s*=\s*["']?image\b|\brole\s*=\s*["']?img\b/i.test(html);
+}

@@ -22,7 +22,7 @@ import { TITLE_CATALOGUE, TITLE_GUIDES } from './title.ts';
 export { DEFAULT_GUIDE, type FixGuide } from './guide.ts';
 export type { RuleEntry } from './entry.ts';
 export { AXE_RULE_CRITERIA } from './axe-criteria.ts';
-export { AXE_ALSO_FAILS, AXE_BEST_PRACTICE_CRITERIA } from './axe-also-fails.ts';
+export { AXE_ALSO_FAILS, AXE_ALSO_FAILS_IMAGE_CONTROL, AXE_BEST_PRACTICE_CRITERIA, holdsImage } from './axe-also-fails.ts';
 
 /** Who is affected and how to fix it, for the service's own rules. */
 export const ENGINE_GUIDES: Readonly<Record<string, FixGuide>> = {

@@ -54,6 +54,19 @@ describe('axe findings criteria', () => {
   });
 });
 
+describe('image controls without a name (issue 43)', () => {
+  const withHtml = (id: string, tags: string[], html: string): AxeRuleResult => ({ ...rule(id, tags), nodes: [{ target: [`#${id}`], html, impact: 'serious' }] });
+  it('adds 1.1.1 to an image link or image button with no name, and not to an empty text link', () => {
+    const tags = ['wcag2a', 'wcag244', 'wcag412'];
+    const criteria = (id: string, t: string[], html: string) => findingsFromAxe([withHtml(id, t, html)], 'confirmed').map((d) => [d.wcagCriterion, d.wcagCriteria]);
+    expect(criteria('link-name', tags, '<a href="/home"><img src="logo.png" alt=""></a>')).toEqual([['2.4.4', ['2.4.4', '4.1.2', '1.1.1']]]);
+    expect(criteria('link-name', tags, '<a href="/x"><svg viewBox="0 0 9 9"></svg></a>')).toEqual([['2.4.4', ['2.4.4', '4.1.2', '1.1.1']]]);
+    expect(criteria('button-name', ['wcag2a', 'wcag412'], '<button><span role="img" class="icon"></span></button>')).toEqual([['4.1.2', ['4.1.2', '1.1.1']]]);
+    expect(criteria('link-name', tags, '<a href="/next"></a>')).toEqual([['2.4.4', ['2.4.4', '4.1.2']]]);
+    expect(criteria('button-name', ['wcag2a', 'wcag412'], '<button class="imgage-like"> </button>')).toEqual([['4.1.2', ['4.1.2']]]);
+  });
+});
+
 describe('mergeFindings with criteria', () => {
   const draft = (ruleId: string, criteria: string[], selector = 'h2'): FindingDraft => ({
     ruleId,
