@@ -26,8 +26,9 @@ export interface FindTriggersLimits {
  *   `data-open` (a reveal dialog) and `data-toggle="<id>"` (a disclosure);
  * - then, kind `script`, the visible controls a script listens to for clicks and that carry no
  *   aria state: a listener added on the element itself (click-listeners.ts), an `onclick`
- *   attribute or property, first; then buttons, `role="button"` and links that go nowhere, whose
- *   listener a library may hold on the document (React). Only small elements (at most 30
+ *   attribute or property, first; then buttons and `role="button"` (not a link with an `href`: a
+ *   fragment link without a listener of its own is an anchor), whose listener a library may hold on
+ *   the document (React). Only small elements (at most 30
  *   descendants), never `<html>` or `<body>`. Whether the click reveals anything is what the
  *   state finds out.
  * Never: a link that navigates (anything but an empty or same-page fragment or `javascript:`
@@ -134,7 +135,8 @@ function findTriggersInPage({ probe, limits }: { probe: Probe; limits: FindTrigg
     if (el === document.documentElement || el === document.body || el.namespaceURI !== 'http://www.w3.org/1999/xhtml') return undefined;
     if (ARIA_STATE.some((a) => el.hasAttribute(a))) return undefined;
     const direct = (!!listened && listened(el)) || el.hasAttribute('onclick') || typeof (el as HTMLElement).onclick === 'function';
-    if (!direct && !buttonLike(el)) return undefined;
+    // Without a listener of its own, only a button: a link to a fragment ("#", "#contents") is an anchor, not a script's control.
+    if (!direct && (!buttonLike(el) || el.localName === 'summary' || (el.localName === 'a' && el.hasAttribute('href')))) return undefined;
     if (el.getElementsByTagName('*').length > 30) return undefined;
     return direct ? 'direct' : 'control';
   };

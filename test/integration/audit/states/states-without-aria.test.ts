@@ -62,11 +62,12 @@ describe('interaction states without aria', () => {
     const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Scripted</title></head><body><main><h1>Scripted</h1>
       <span id="more-toggle" class="toggle">Show details</span>
       <div id="more" style="display:none"><img src="/chart.png" width="20" height="20"></div>
-      <div id="legacy" onclick="document.getElementById('legacy-panel').style.display = 'block'">Legacy toggle</div>
+      <div id="legacy" onclick="const p = document.getElementById('legacy-panel'); p.style.display = p.style.display === 'none' ? 'block' : 'none'">Legacy toggle</div>
       <div id="legacy-panel" style="display:none"><input type="text" id="unnamed-field"></div>
       <button type="button" id="delegated">Filters</button>
       <div id="filters" hidden><button type="button" id="icon-only"><svg width="10" height="10"></svg></button></div>
       <div id="away" onclick="location.href = '/elsewhere'">Elsewhere</div>
+      <p><a href="#" id="self-link">Scripted</a> <a href="#top" id="to-top">Back to top</a></p>
       <script>
         document.getElementById('more-toggle').addEventListener('click', () => {
           const d = document.getElementById('more');
@@ -82,6 +83,12 @@ describe('interaction states without aria', () => {
     expect(on(r, 'button-name', 'icon-only').map((f) => f.state?.target)).toEqual(['#delegated']);
     // The navigating onclick was clicked or not, but nothing left the page.
     expect(scanner.server.hits.filter((h) => h.startsWith('/elsewhere'))).toEqual([]);
+    // A fragment link with no listener of its own is an anchor: never opened as a state, so the
+    // page's address never changed and it was never loaded again.
+    const opened = new Set(r.findings.map((f) => f.state?.target).filter(Boolean));
+    expect(opened).not.toContain('#self-link');
+    expect(opened).not.toContain('#to-top');
+    expect(scanner.server.hits.filter((h) => h === path)).toHaveLength(1);
     // The default state has none of them.
     expect(r.findings.filter((f) => !f.state).map((f) => f.ruleId)).not.toContain('image-alt');
   }, 120_000);
