@@ -17,6 +17,12 @@ const MAX_PART_FINDINGS = 10;
 const MAX_PASSAGE_FINDINGS = 5;
 const MAX_DIRECTION_FINDINGS = 5;
 const MAX_SHORT_PASSAGE_FINDINGS = 5;
+/**
+ * Letters of a script the page's language is not written in (Arabic, Hebrew, Cyrillic, Han… on an
+ * English page) from which an unmarked run is `confirmed` under 3.1.2: some eight words or more,
+ * never a name or a term (its exceptions). Shorter runs need review.
+ */
+const SCRIPT_RUN_CONFIRM_LETTERS = 40;
 
 type Mismatch = Extract<LanguageVerdict, { kind: 'mismatch' }>;
 
@@ -134,7 +140,11 @@ export function languageTargets(facts: LanguageFacts): Target[] {
     let passages = 0;
     for (const block of facts.blocks) {
       if (passages >= MAX_PASSAGE_FINDINGS) break;
-      const v = judgeLanguage(pageTag, block.text, { scope: 'part', reviewOnly: true });
+      // Confirmed where the detector is sure (at least 250 letters of prose, every window read as
+      // the same language, its function words and none of the page language's): a passage that
+      // long is not a name, a term or a borrowed phrase, the exceptions of 3.1.2, and a quotation
+      // in another language needs its lang as much as any passage (H58).
+      const v = judgeLanguage(pageTag, block.text, { scope: 'part' });
       if (v.kind !== 'mismatch' || v.detected.uncertain || !v.detected.subtag) continue;
       passages++;
       const name = langName(v.detected.subtag);
@@ -143,7 +153,7 @@ export function languageTargets(facts: LanguageFacts): Target[] {
         build: (at) =>
           ownFinding({
             ruleId: 'lang-change-unmarked',
-            type: 'needs_review',
+            type: v.outcome,
             severity: 'moderate',
             criterion: '3.1.2',
             ...at,
@@ -180,12 +190,15 @@ export function languageTargets(facts: LanguageFacts): Target[] {
       const why = run
         ? `is written in ${run.script} script (${run.letters} letters), which ${langName(pagePrimary)} is not written in`
         : `reads as ${langName(sentence!.subtag)}: ${sentence!.functionWords} of its ${sentence!.words} words are common ${langName(sentence!.subtag)} words, none common ${langName(pagePrimary)} ones`;
+      // A run of a script the page's language is never written in, of at least
+      // SCRIPT_RUN_CONFIRM_LETTERS letters, is several words of another language, not a name.
+      const sure = !!run && run.letters >= SCRIPT_RUN_CONFIRM_LETTERS;
       targets.push({
         id: block.id,
         build: (at) =>
           ownFinding({
             ruleId: 'lang-change-unmarked',
-            type: 'needs_review',
+            type: sure ? 'confirmed' : 'needs_review',
             severity: 'moderate',
             criterion: '3.1.2',
             ...at,
@@ -198,7 +211,7 @@ export function languageTargets(facts: LanguageFacts): Target[] {
               passage: CAP(passage),
               ...(run ? { script: run.script, letters: run.letters } : { detected: sentence!.subtag, detectedCode: sentence!.code, functionWords: sentence!.functionWords, words: sentence!.words }),
               sample: CAP(block.text),
-              review: { reason: 'A short passage: check that it is in another language and not a name, a term or a borrowed phrase.' },
+              ...(sure ? {} : { review: { reason: 'A short passage: check that it is in another language and not a name, a term or a borrowed phrase.' } }),
             },
           }),
       });

@@ -118,6 +118,21 @@ describe('language engine', () => {
     expect(ofRule(r, 'lang-change-unmarked')[0]!.failureSummary).toContain('reads as French');
   });
 
+  it('confirms a long passage in another language, or a long run of a script the page language is not written in, without lang (issue 43)', async () => {
+    const longFrench =
+      `${FRENCH_SENTENCES} Les enfants de moins de douze ans doivent être accompagnés par un adulte. Nous sommes fermés les jours fériés, mais la boîte de retour devant l'entrée principale est toujours disponible pour les livres.`;
+    const r = await scan(
+      doc(
+        'en',
+        `${ENGLISH}<blockquote id="fr-long">${longFrench}</blockquote>` +
+          '<p id="ar-long">The notice read: يرجى من جميع الزوار تسجيل الدخول عند مكتب الاستقبال قبل الدخول إلى المبنى الرئيسي in the lobby.</p>' +
+          `<blockquote lang="fr" id="fr-marked">${longFrench}</blockquote>`,
+      ),
+    );
+    expect(at(r, 'lang-change-unmarked')).toEqual({ '#fr-long': 'confirmed', '#ar-long': 'confirmed' });
+    expect(ofRule(r, 'lang-change-unmarked').every((f) => !f.data.review)).toBe(true);
+  });
+
   it('asks for review of short passages in another language or script inside a paragraph, not of names, terms or code', async () => {
     const r = await scan(
       doc(
