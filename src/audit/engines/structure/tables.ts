@@ -38,8 +38,9 @@ export function dataClaims(t: TableFact): string[] {
  * What is wrong with a table's structure, if anything.
  * - `table-no-headers` (1.3.1): a grid of at least two rows and two columns of short texts, no
  *   header markup at all, but a header row or column shown by other means. `confirmed` when the
- *   author put text cells in `<thead>` (declared a header row, yet no cell is a header cell),
- *   `needs_review` when only styling or a label row above numbers gives it away.
+ *   author put text cells in `<thead>` (declared a header row, yet no cell is a header cell), or
+ *   when a first row styled apart holds labels above rows mostly of numbers (two independent
+ *   signals, F91); `needs_review` when only styling or only a label row above numbers gives it away.
  * - `layout-table-semantics` (1.3.1): a table laid out as page structure (headings, landmarks,
  *   forms in its cells) that still claims data semantics.
  * - `layout-table` (1.3.2): the same without the claim: its reading order needs a look.
@@ -68,6 +69,14 @@ export function judgeTable(t: TableFact): TableVerdict[] {
   if (noHeaders && t.rows >= 2 && t.cols >= 2 && t.longCells === 0) {
     if (t.theadRows > 0 && t.theadTextTd >= 2 && t.theadTh === 0 && t.bodyRowsWithText >= 1) {
       out.push({ rule: 'table-no-headers', outcome: 'confirmed', evidence: `its <thead> holds ${t.theadTextTd} text cells marked <td>, none <th>` });
+    } else if (t.rows >= 3 && t.firstRowStyled && t.firstRowLabels && t.numericShare >= 0.5) {
+      // Two signals that do not depend on each other: a first row set apart by its look, and
+      // labels in it above numbers. That is a header row shown only visually (F91).
+      out.push({
+        rule: 'table-no-headers',
+        outcome: 'confirmed',
+        evidence: `its first row is styled apart from the others and holds labels above rows that are ${Math.round(t.numericShare * 100)}% numbers, a header row shown only by its look`,
+      });
     } else if (t.rows >= 3 && t.firstRowStyled && t.firstRowLabels) {
       out.push({ rule: 'table-no-headers', outcome: 'needs_review', evidence: 'its first row is styled differently from the others, like a header row' });
     } else if (t.rows >= 3 && t.firstColStyled) {

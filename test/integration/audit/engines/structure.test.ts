@@ -35,8 +35,9 @@ describe('structure engine: tables', () => {
       <table id="presentational" role="presentation"><thead><tr><td>Name</td><td>Age</td><td>Birthday</td></tr></thead><tbody>${DATA_ROWS}</tbody></table>
       <table id="one-cell"><tr><td>12:00</td></tr></table>
       <table id="plain-grid"><tr><td>Apples</td><td>Pears</td></tr><tr><td>Plums</td><td>Figs</td></tr><tr><td>Kiwis</td><td>Limes</td></tr></table>
+      <table id="bold-numbers"><tr><td><b>Item</b></td><td><b>Q1</b></td><td><b>Q2</b></td></tr><tr><td>Lunch</td><td>6.99</td><td>7.50</td></tr><tr><td>Tea</td><td>1.20</td><td>1.30</td></tr></table>
     `);
-    expect(at(r, 'table-no-headers')).toEqual({ '#thead-td': 'confirmed', '#bold-row': 'needs_review', '#numbers': 'needs_review' });
+    expect(at(r, 'table-no-headers')).toEqual({ '#thead-td': 'confirmed', '#bold-row': 'needs_review', '#numbers': 'needs_review', '#bold-numbers': 'confirmed' });
     const f = ofRule(r, 'table-no-headers').find((x) => x.elementSelector === '#thead-td')!;
     expect(f.wcagCriterion).toBe('1.3.1');
     expect(f.failureSummary).toContain('3 rows × 3 columns');

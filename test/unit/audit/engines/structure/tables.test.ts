@@ -44,6 +44,11 @@ describe('tables without header cells', () => {
     expect(v).toEqual([expect.objectContaining({ rule: 'table-no-headers', outcome: 'confirmed' })]);
   });
 
+  it('confirms a first row styled apart that holds labels above numbers (issue 43: two independent signals, F91)', () => {
+    expect(judgeTable(table({ firstRowStyled: true, firstRowLabels: true, numericShare: 0.7 }))).toEqual([expect.objectContaining({ rule: 'table-no-headers', outcome: 'confirmed' })]);
+    expect(judgeTable(table({ firstRowStyled: true, firstRowLabels: true, numericShare: 0.4 }))).toEqual([expect.objectContaining({ outcome: 'needs_review' })]);
+  });
+
   it('asks for review when only styling or numbers show a header row or column', () => {
     expect(judgeTable(table({ firstRowStyled: true, firstRowLabels: true }))).toEqual([expect.objectContaining({ outcome: 'needs_review' })]);
     expect(judgeTable(table({ firstColStyled: true }))).toEqual([expect.objectContaining({ outcome: 'needs_review' })]);
