@@ -114,11 +114,17 @@ export function focusVisibleFindings(failing: readonly FocusFailure[], described
 
 // ---- 2.1.1 ---------------------------------------------------------------------------------------
 
-/** The finding for an element that looks clickable and that Tab cannot reach (always needs review). */
+/**
+ * The finding for an element that looks clickable and that Tab cannot reach: `confirmed` for a
+ * mouse-only control (`sole`: its own click listener and a pointer cursor, text no keyboard-reachable
+ * link or button bears; F42, F54), else needs review. Inside a dialog always needs review: Escape
+ * may do what its close "×" does.
+ */
 export function notFocusableFinding(f: FakeControl, inDialog = false): FindingDraft {
+  const decided = !!f.sole && !inDialog;
   return ownFinding({
     ruleId: KEYBOARD_RULES.notFocusable,
-    type: 'needs_review',
+    type: decided ? 'confirmed' : 'needs_review',
     severity: 'serious',
     criterion: '2.1.1',
     selector: f.selector,
@@ -128,7 +134,9 @@ export function notFocusableFinding(f: FakeControl, inDialog = false): FindingDr
     failureSummary:
       `This element${f.text ? ` ("${f.text}")` : ''} looks clickable (${f.evidence.join(', ')}) but keyboard focus cannot reach it: it is not a link, button or form field and has no tabindex.` +
       (inDialog ? ' It is inside a dialog the page opens (a close button that only the mouse can use?).' : '') +
-      ' Check whether it does something when clicked.',
+      (decided
+        ? ' A script listens to its clicks and it shows a pointer, and no link or button Tab reaches says the same: only a mouse can use it. Make it a <button> (or a link, if it goes somewhere).'
+        : ' Check whether it does something when clicked.'),
     helpUrl: understandingUrl('keyboard'),
     data: { evidence: f.evidence, ...(inDialog ? { inDialog: true } : {}) },
   });

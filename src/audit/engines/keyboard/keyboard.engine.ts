@@ -31,8 +31,9 @@ import { activationCandidates, choiceCandidates, tryActivation, tryChoices } fro
  * - `focus-visible` (2.4.7): the first elements reached by Tab are focused and blurred again;
  *   their styles (and their parent's) are compared, and where nothing differs, screenshots of
  *   their box and of the viewport.
- * - `interactive-not-focusable` (2.1.1, needs review): elements that look clickable (click
- *   listeners, `onclick`, a button or link role, a pointer cursor) that Tab cannot reach.
+ * - `interactive-not-focusable` (2.1.1): elements that look clickable (click listeners,
+ *   `onclick`, a button or link role, a pointer cursor) that Tab cannot reach; confirmed for a
+ *   mouse-only control (its own listener, a pointer cursor, text no reachable control bears; F42).
  *
  * - Operating the page with keys (issue 31), each watched by a recorder of what happened
  *   (effects.ts): select lists, radio buttons and check boxes changed by their key, whose change

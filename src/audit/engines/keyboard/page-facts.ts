@@ -336,6 +336,12 @@ export interface FakeControl {
   html: string;
   evidence: string[];
   text: string;
+  /**
+   * Decided (issue 43): its own click listener (or `onclick`) and a pointer cursor on it say it is
+   * a control, it shows text, and no link or button Tab reaches bears that text: a mouse-only
+   * control (F42, F54), not one whose function the keyboard reaches elsewhere.
+   */
+  sole?: boolean;
 }
 
 /** In the page: things that look clickable and that Tab cannot reach; with `within`, only those inside that element. */
@@ -378,7 +384,18 @@ export function findFakeControls(k: Probe, arg: { listenerIds: number[]; cap: nu
   }
   const out: FakeControl[] = [];
   const A = (window as unknown as { __a11yAudit: { withTree<T>(f: () => T): T; describe(e: Element): { selector: string; html: string } } }).__a11yAudit;
-  const keep: Array<[Element, string[], string]> = [];
+  const keep: Array<[Element, string[], string, boolean]> = [];
+  const norm = (t: string) => t.replace(/\s+/g, ' ').trim().toLowerCase();
+  /** The texts of the links and buttons Tab reaches (what the keyboard can already do), read once. */
+  let offered: Set<string> | undefined;
+  const offeredTexts = () =>
+    (offered ??= new Set(
+      Array.from(document.querySelectorAll('a[href], area[href], button, summary, input[type="button"], input[type="submit"], [role="button"], [role="link"], [role="menuitem"], [role="tab"]'))
+        .slice(0, 5000)
+        .filter((e) => (e as HTMLElement).tabIndex >= 0)
+        .map((e) => norm((e as HTMLElement).innerText || (e as HTMLInputElement).value || e.getAttribute('aria-label') || e.getAttribute('title') || ''))
+        .filter(Boolean),
+    ));
   for (const [el, why] of candidates) {
     if (keep.length >= arg.cap) break;
     if (within && !within.contains(el)) continue;
@@ -411,7 +428,9 @@ export function findFakeControls(k: Probe, arg: { listenerIds: number[]; cap: nu
       const reasons = [...why];
       // A pointer cursor alone says little when the element shows nothing: icons and text only.
       if (reasons.length === 1 && reasons[0] === 'a pointer cursor' && text === '' && !el.querySelector('img, svg')) continue;
-      keep.push([el, reasons, text.slice(0, 80)]);
+      const listens = why.has('a click listener') || why.has('an onclick attribute');
+      const sole = listens && cursor(el) === 'pointer' && text !== '' && text.length <= 80 && !offeredTexts().has(norm(text));
+      keep.push([el, reasons, text.slice(0, 80), sole]);
     } catch {
       // detached
     }
@@ -419,9 +438,9 @@ export function findFakeControls(k: Probe, arg: { listenerIds: number[]; cap: nu
   // axe's tree of the whole page is built only when there is something to describe.
   if (keep.length > 0) {
     A.withTree(() => {
-      for (const [el, evidence, text] of keep) {
+      for (const [el, evidence, text, sole] of keep) {
         const d = A.describe(el);
-        out.push({ selector: d.selector, html: d.html, evidence, text });
+        out.push({ selector: d.selector, html: d.html, evidence, text, ...(sole ? { sole } : {}) });
       }
     });
   }
