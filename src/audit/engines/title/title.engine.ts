@@ -1,6 +1,6 @@
 import type { FindingDraft } from '../../../shared/findings.ts';
 import { ensureInPage } from '../../session/in-page.ts';
-import { genericTitle, normaliseTitle, unrelatedTitle } from './title.ts';
+import { genericFrameTitle, genericTitle, normaliseTitle, unrelatedTitle } from './title.ts';
 import { ownFinding, understandingUrl, type EngineResult, type PageSession, type ScanEngine } from '../engine.ts';
 
 /** ACT rules each rule of this engine implements (for the accuracy harness). */
@@ -20,6 +20,32 @@ const KIND_TEXT: Record<string, string> = {
   url: 'is an address, which does not describe the page',
   'no-letters': 'has no words at all',
 };
+
+const FRAME_KIND_TEXT: Record<string, string> = {
+  'frame-word': 'only says that it is a frame, or is a placeholder',
+  'file-name': 'is a file name',
+  url: 'is an address',
+  'no-letters': 'has no words at all',
+};
+
+/** Frames whose names are read, at most (in document order). */
+const MAX_FRAMES = 30;
+
+/** A frame whose name does not describe it (H64): for a person to decide, under 4.1.2. */
+export function frameTitleFinding(name: string, kind: string, at: { selector: string; html: string }): FindingDraft {
+  return ownFinding({
+    ruleId: 'frame-title-generic',
+    type: 'needs_review',
+    severity: 'moderate',
+    criterion: '4.1.2',
+    ...at,
+    help: 'Give each frame a title that describes its content',
+    description: 'A frame\'s title is its name: screen reader users choose frames by it, so it must say what the frame holds (H64).',
+    failureSummary: `This frame's name "${name.slice(0, 120)}" ${FRAME_KIND_TEXT[kind] ?? 'does not describe it'}: it does not say what the frame holds. Give it a title that describes its content.`,
+    helpUrl: understandingUrl('name-role-value'),
+    data: { frameTitle: name.slice(0, 160), kind, review: { reason: 'A frame title that names no content: check what the frame holds and whether its name says so.' } },
+  });
+}
 
 interface TitleFacts {
   title: string;
@@ -82,7 +108,7 @@ export const titleEngine: ScanEngine = {
   stage: 'CustomChecks',
   async run({ page, finalUrl }: PageSession): Promise<EngineResult> {
     await ensureInPage(page);
-    const facts = await page.evaluate((cap: number): Omit<TitleFacts, 'at'> & { present: boolean } => {
+    const facts = await page.evaluate(({ cap, max }: { cap: number; max: number }): Omit<TitleFacts, 'at'> & { present: boolean; frames: Array<{ index: number; name: string }> } => {
       const title = document.title;
       const body = document.body;
       let text = body ? body.innerText.slice(0, cap) : '';
@@ -92,11 +118,23 @@ export const titleEngine: ScanEngine = {
         alts.push(img.getAttribute('alt') ?? img.getAttribute('aria-label') ?? '');
       }
       text += ' ' + alts.join(' ');
-      return { title, present: !!document.querySelector('title'), text };
-    }, TEXT_CAP);
+      // The frames people meet (shown, not hidden from assistive technology), with their names.
+      const frames: Array<{ index: number; name: string }> = [];
+      Array.from(document.querySelectorAll('iframe, frame')).slice(0, max).forEach((f, index) => {
+        const name = (f.getAttribute('aria-label') ?? f.getAttribute('title') ?? '').trim();
+        const shown = (f as Element & { checkVisibility?: (o: object) => boolean }).checkVisibility?.({ visibilityProperty: true }) ?? true;
+        if (name && shown && !f.closest('[aria-hidden="true"]') && !/^(presentation|none)$/i.test((f.getAttribute('role') ?? '').trim())) frames.push({ index, name: name.slice(0, 300) });
+      });
+      return { title, present: !!document.querySelector('title'), text, frames };
+    }, { cap: TEXT_CAP, max: MAX_FRAMES });
+    const genericFrames = facts.frames.flatMap((f) => {
+      const kind = genericFrameTitle(f.name);
+      return kind ? [{ ...f, kind }] : [];
+    });
+    const frameFindings = genericFrames.length === 0 ? [] : await describeFrames(page, genericFrames, MAX_FRAMES);
     // The title element is described (which builds axe's tree of the whole page) only when there
     // is something to say of it: most titles pass.
-    if (!facts.present || titleFindings({ ...facts, at: { selector: 'title', html: '' } }, finalUrl).length === 0) return { findings: [] };
+    if (!facts.present || titleFindings({ ...facts, at: { selector: 'title', html: '' } }, finalUrl).length === 0) return { findings: frameFindings };
     const at = await page.evaluate((): TitleFacts['at'] => {
       const a = (window as unknown as {
         __a11yAudit: { withTree<T>(fn: () => T): T; describe(el: Element): { selector: string; html: string } };
@@ -109,6 +147,19 @@ export const titleEngine: ScanEngine = {
         return { selector: 'title', html: el.outerHTML.slice(0, 300) };
       }
     });
-    return { findings: titleFindings({ ...facts, at }, finalUrl) };
+    return { findings: [...titleFindings({ ...facts, at }, finalUrl), ...frameFindings] };
   },
 };
+
+/** The findings of the frames whose names say nothing, each described by axe's selector. */
+async function describeFrames(page: PageSession['page'], frames: Array<{ index: number; name: string; kind: string }>, max: number): Promise<FindingDraft[]> {
+  const described = await page.evaluate(
+    ({ indexes, max }: { indexes: number[]; max: number }) => {
+      const a = (window as unknown as { __a11yAudit: { withTree<T>(fn: () => T): T; describe(el: Element): { selector: string; html: string } } }).__a11yAudit;
+      const all = Array.from(document.querySelectorAll('iframe, frame')).slice(0, max);
+      return a.withTree(() => indexes.map((i) => (all[i] ? a.describe(all[i]!) : null)));
+    },
+    { indexes: frames.map((f) => f.index), max },
+  );
+  return frames.flatMap((f, i) => (described[i] ? [frameTitleFinding(f.name, f.kind, described[i]!)] : []));
+}

@@ -98,6 +98,25 @@ export function genericTitle(title: string, url: string): Extract<TitleVerdict, 
   return null;
 }
 
+/** Names that say only that something is a frame, or nothing at all (compared whole, case-insensitively). */
+const FRAME_WORDS = /^(?:i?frame|embed(?:ded)?(?: content| frame)?|widget|content|contents|untitled|no title|title|blank|about:blank|empty|placeholder|null|undefined|test|frame title|iframe title|title of (?:the )?i?frame)(?:[\s_#-]*\d+)?$/iu;
+
+/**
+ * A frame's name (its `title` or `aria-label`) that does not describe it (H64's test: "the title
+ * attribute describes the frame's content"): a word that only says it is a frame, a placeholder, a
+ * file name or an address. Always for a person to decide (ACT cae760 checks only that a name is
+ * there, and 4.1.2 that it is programmatically determined).
+ */
+export function genericFrameTitle(name: string): 'frame-word' | 'file-name' | 'url' | 'no-letters' | null {
+  const t = normaliseTitle(name);
+  if (!t) return null;
+  if (FRAME_WORDS.test(t.replace(/[\s.!:|–—-]+$/u, ''))) return 'frame-word';
+  if (!/\p{L}/u.test(t)) return 'no-letters';
+  if (FILE_NAME.test(t)) return 'file-name';
+  if (URL_LIKE.test(t)) return 'url';
+  return null;
+}
+
 /** Short words that carry no topic, in the languages most pages are in. */
 const STOP = new Set(
   (

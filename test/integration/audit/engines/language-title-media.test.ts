@@ -179,6 +179,15 @@ describe('title engine', () => {
     expect((await scan('Home', '/')).findings).toEqual([]);
   });
 
+  it('asks for review of a frame whose name says only that it is a frame, under 4.1.2, and passes named or hidden ones (issue 43)', async () => {
+    const body = `${ENGLISH}<iframe id="f1" title="iframe" srcdoc="<p>Map</p>"></iframe><iframe id="f2" title="Map of the library" srcdoc="<p>Map</p>"></iframe>` +
+      '<iframe id="f3" aria-label="frame 2" srcdoc="<p>Video</p>"></iframe><iframe id="f4" title="iframe" aria-hidden="true" srcdoc="<p>x</p>"></iframe><iframe id="f5" title="embed" style="display:none"></iframe>';
+    const r = await scan('Library opening hours', undefined, body);
+    expect(at(r, 'frame-title-generic')).toEqual({ '#f1': 'needs_review', '#f3': 'needs_review' });
+    expect(ofRule(r, 'frame-title-generic')[0]).toMatchObject({ wcagCriterion: '4.1.2', data: { frameTitle: 'iframe', kind: 'frame-word' } });
+    expect(r.findings.filter((f) => f.ruleId !== 'frame-title-generic')).toEqual([]);
+  });
+
   it('asks for review of a title sharing no word with the page, and passes titles that describe it', async () => {
     expect(ofRule(await scan('Quarterly tax filing'), 'title-unrelated')[0]).toMatchObject({ type: 'needs_review', wcagCriterion: '2.4.2' });
     expect((await scan('Library opening hours')).findings).toEqual([]);
@@ -265,6 +274,7 @@ describe('guides', () => {
       'text-direction-mismatch',
       'title-generic',
       'title-unrelated',
+      'frame-title-generic',
       'video-captions-missing',
       'video-audio-description-missing',
       'video-only-alternative-missing',

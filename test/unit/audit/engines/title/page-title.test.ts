@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { duplicateTitles, genericTitle, isHomePath, normaliseTitle, unrelatedTitle } from '../../../../../src/audit/engines/title/title.ts';
+import { duplicateTitles, genericFrameTitle, genericTitle, isHomePath, normaliseTitle, unrelatedTitle } from '../../../../../src/audit/engines/title/title.ts';
 
 describe('generic page titles', () => {
   const url = 'https://example.org/services/parking.html';
@@ -73,5 +73,18 @@ describe('duplicate titles across a crawl', () => {
 
   it('normalises whitespace and Unicode forms', () => {
     expect(normaliseTitle('  Caf\u0065\u0301\u00a0 menu ')).toBe('Café menu');
+  });
+});
+
+describe('frame names that do not describe the frame (H64)', () => {
+  it('flags names that only say "frame", placeholders, file names and addresses', () => {
+    for (const t of ['iframe', 'IFrame 2', 'frame_1', 'Embedded content', 'widget', 'Untitled', 'about:blank', 'title of iframe']) expect(genericFrameTitle(t), t).toBe('frame-word');
+    expect(genericFrameTitle('map.html')).toBe('file-name');
+    expect(genericFrameTitle('https://www.youtube.com/embed/xyz')).toBe('url');
+    expect(genericFrameTitle('1234')).toBe('no-letters');
+  });
+
+  it('passes names that say what the frame holds', () => {
+    for (const t of ['Map of the library', 'YouTube video player', 'Payment form', 'Contact form widget', 'Embedded map of Springfield', '']) expect(genericFrameTitle(t), t).toBeNull();
   });
 });
