@@ -11,6 +11,7 @@ export const KEYBOARD_RULES = {
   dialogEscape: 'dialog-escape',
   changeOnInput: 'change-on-input',
   visualOrder: 'focus-order-visual',
+  focusableNoRole: 'focusable-no-role',
 } as const;
 
 export const KEYBOARD_GUIDES: Readonly<Record<string, FixGuide>> = {
@@ -50,6 +51,10 @@ export const KEYBOARD_GUIDES: Readonly<Record<string, FixGuide>> = {
     who: 'Keyboard users who can see the page follow focus with their eyes: when Tab jumps back and forth across what they see, they lose their place; screen reader users hear the content in an order other than the one shown.',
     fix: 'Put the elements in the source in the order they are shown, instead of moving them with floats, absolute positioning, `order` or `row-reverse`; or change the layout to follow the source.',
   },
+  [KEYBOARD_RULES.focusableNoRole]: {
+    who: 'Keyboard users land on an element that a tabindex put in the tab order, and screen reader users hear only its text, with no role: nothing says whether it is a button, a link or nothing at all, or what Enter will do.',
+    fix: 'If it is a control, use a <button> (or <a href> for navigation), or give it the right role (role="button") and Enter and Space handlers. If it is not a control, remove its tabindex.',
+  },
 };
 
 /** The keyboard engine's rules. */
@@ -63,4 +68,5 @@ export const KEYBOARD_CATALOGUE = ruleEntries('keyboard', [
   { id: KEYBOARD_RULES.dialogEscape, criteria: ['2.1.1'], severities: ['serious'] },
   { id: KEYBOARD_RULES.changeOnInput, criteria: ['3.2.2'], severities: ['serious'] },
   { id: KEYBOARD_RULES.visualOrder, criteria: ['2.4.3'], severities: ['moderate'] },
+  { id: KEYBOARD_RULES.focusableNoRole, criteria: ['4.1.2'], severities: ['serious', 'moderate'] },
 ]);

@@ -142,6 +142,32 @@ export function notFocusableFinding(f: FakeControl, inDialog = false): FindingDr
   });
 }
 
+/**
+ * An element in the tab order that says nothing of what it is (4.1.2): `confirmed` when a script
+ * listens to its clicks, a control made of a div or span without a role (F59); else needs review
+ * (focus lands on it, and nothing tells what it is or does).
+ */
+export function focusableNoRoleFinding(f: FakeControl): FindingDraft {
+  const listens = !!f.roleless?.listens;
+  return ownFinding({
+    ruleId: KEYBOARD_RULES.focusableNoRole,
+    type: listens ? 'confirmed' : 'needs_review',
+    severity: listens ? 'serious' : 'moderate',
+    criterion: '4.1.2',
+    selector: f.selector,
+    html: f.html,
+    help: 'Give focusable controls a role',
+    description: 'An element in the tab order is announced by its role; a div or span made focusable has none, so nobody can tell it is a control or what it does (F59).',
+    failureSummary:
+      `This element${f.text ? ` ("${f.text}")` : ''} is in the tab order (${f.evidence.join(', ')}) but has no role.` +
+      (listens
+        ? ' A script listens to its clicks, so it is a control: make it a <button> (or a link), or give it role="button".'
+        : ' Check what it is for: give a control a role (or use a <button>), or remove the tabindex from what is not one.'),
+    helpUrl: understandingUrl('name-role-value'),
+    data: { evidence: f.evidence, ...(listens ? {} : { review: { reason: 'Focusable with no role and no click listener found: it may be a control whose script listens elsewhere, or need no focus at all.' } }) },
+  });
+}
+
 // ---- operating controls (2.1.1, 2.4.3, 3.2.2) ----------------------------------------------------
 
 /** How an element is named in a finding (`describeIds`' answer). */

@@ -8,7 +8,7 @@ import { KEYBOARD_RULES } from '../../../shared/rules/keyboard.ts';
 import { debug, installProbe, probe } from './probe.ts';
 import { freedByHints, slowWalk, tabWalk, trappedAt } from './presses.ts';
 import { clickListenerIds, compareStyles, type Listeners, describeIds, findFakeControls, FOCUS_GUARD_EVENTS, focusMeasures, hasKeyListeners, HOVER_EVENTS, KEY_EVENTS, keyListenersOf, listenerIds, POINTER_MOVE_EVENTS, POINTER_EVENTS, trapFacts } from './page-facts.ts';
-import { visualOrderFinding, activationFinding, changeOnInputFinding, dialogEscapeFinding, dialogFocusFinding, dialogTriggerFinding, focusFailures, focusVisibleFindings, hoverOnlyFinding, notFocusableFinding, trapFinding, type Described } from './checks.ts';
+import { visualOrderFinding, activationFinding, changeOnInputFinding, dialogEscapeFinding, dialogFocusFinding, dialogTriggerFinding, focusFailures, focusVisibleFindings, hoverOnlyFinding, focusableNoRoleFinding, notFocusableFinding, trapFinding, type Described } from './checks.ts';
 import { hoverCandidates, tryHover } from './hover.ts';
 import { placeAll, visualOrderBreak } from './visual-order.ts';
 import { contextChanged, EffectsRecorder, somethingHappened } from './effects.ts';
@@ -31,6 +31,8 @@ import { activationCandidates, choiceCandidates, tryActivation, tryChoices } fro
  * - `focus-visible` (2.4.7): the first elements reached by Tab are focused and blurred again;
  *   their styles (and their parent's) are compared, and where nothing differs, screenshots of
  *   their box and of the viewport.
+ * - `focusable-no-role` (4.1.2): a div, span or the like in the tab order with no role; confirmed
+ *   when a script listens to its clicks (F59), else needs review.
  * - `interactive-not-focusable` (2.1.1): elements that look clickable (click listeners,
  *   `onclick`, a button or link role, a pointer cursor) that Tab cannot reach; confirmed for a
  *   mouse-only control (its own listener, a pointer cursor, text no reachable control bears; F42).
@@ -270,7 +272,7 @@ async function checkFocusVisible(page: Page, ids: number[]): Promise<FindingDraf
 async function checkNotFocusable(page: Page, listenerIds: number[]): Promise<FindingDraft[]> {
   try {
     const found = await probe(page, findFakeControls, { listenerIds, cap: FAKE_CAP });
-    return found.map((f) => notFocusableFinding(f));
+    return found.map((f) => (f.roleless ? focusableNoRoleFinding(f) : notFocusableFinding(f)));
   } catch {
     return [];
   }

@@ -342,10 +342,21 @@ export interface FakeControl {
    * control (F42, F54), not one whose function the keyboard reaches elsewhere.
    */
   sole?: boolean;
+  /**
+   * Not a fake control but its cousin (issue 43): in the tab order (`tabindex` 0 or more), not a
+   * native control and no role that says what it is. `listens`: a script listens to its clicks, so
+   * it is a control without a role (F59).
+   */
+  roleless?: { listens: boolean };
 }
 
-/** In the page: things that look clickable and that Tab cannot reach; with `within`, only those inside that element. */
+/**
+ * In the page: things that look clickable and that Tab cannot reach; with `within`, only those
+ * inside that element. Without `within`, also (first, marked `roleless`) up to five elements in the
+ * tab order with no role that says what they are.
+ */
 export function findFakeControls(k: Probe, arg: { listenerIds: number[]; cap: number; within?: number }): FakeControl[] {
+  const ROLELESS_CAP = 5;
   const within = typeof arg.within === 'number' ? k.el(arg.within) : undefined;
   const interactiveSel =
     'a[href], area[href], button, input, select, textarea, summary, label, option, iframe, audio[controls], video[controls], [contenteditable]:not([contenteditable="false"]), [tabindex]';
@@ -358,9 +369,13 @@ export function findFakeControls(k: Probe, arg: { listenerIds: number[]; cap: nu
     if (!candidates.has(el)) candidates.set(el, new Set());
     candidates.get(el)!.add(why);
   };
+  const clickIds = new Set<Element>();
   for (const id of arg.listenerIds) {
     const el = k.el(id);
-    if (el) add(el, 'a click listener');
+    if (el) {
+      add(el, 'a click listener');
+      clickIds.add(el);
+    }
   }
   for (const el of Array.from(document.querySelectorAll('[onclick], [onmousedown], [role]')).slice(0, 3000)) {
     if (el.hasAttribute('onclick') || el.hasAttribute('onmousedown')) add(el, 'an onclick attribute');
@@ -435,9 +450,41 @@ export function findFakeControls(k: Probe, arg: { listenerIds: number[]; cap: nu
       // detached
     }
   }
+  // Elements put in the tab order that say nothing of what they are (not inside a dialog's check).
+  const roleless: Array<[Element, string[], string, boolean]> = [];
+  if (!within) {
+    const listened = (window as unknown as { __a11yClickListened?: (el: Element) => boolean }).__a11yClickListened;
+    const NATIVE = 'a[href], area[href], button, input, select, textarea, summary, iframe, object, embed, audio[controls], video[controls], [contenteditable]:not([contenteditable="false"])';
+    /** Elements whose own role is none or generic: what a tabindex alone leaves unnamed as a thing. */
+    const GENERIC = /^(div|span|p|i|b|em|strong|small|font|center|u|s|label|figure|code|pre|blockquote)$/;
+    for (const el of Array.from(document.querySelectorAll('[tabindex]')).slice(0, 2000)) {
+      if (roleless.length >= ROLELESS_CAP) break;
+      try {
+        if (!/^\s*\d+\s*$/.test(el.getAttribute('tabindex') ?? '') || el.matches(NATIVE) || el === document.body || el === document.documentElement) continue;
+        const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0]!.toLowerCase();
+        if (role && role !== 'generic' && role !== 'none' && role !== 'presentation') continue;
+        if (!GENERIC.test(el.localName) || el.closest('[aria-hidden="true"], [inert], ' + composite)) continue;
+        const cs = getComputedStyle(el);
+        // A scrolling region is made focusable so that the keyboard can scroll it: it needs no role.
+        const scrolls = /(auto|scroll)/.test(cs.overflowX + cs.overflowY) && (el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1);
+        if (scrolls) continue;
+        const eh = el as Element & { checkVisibility?: (o: object) => boolean };
+        if (eh.checkVisibility && !eh.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
+        const listens = clickIds.has(el) || (!!listened && listened(el)) || el.hasAttribute('onclick') || typeof (el as HTMLElement).onclick === 'function';
+        const text = ((el as HTMLElement).innerText || el.textContent || '').replace(/\s+/g, ' ').trim();
+        roleless.push([el, [`tabindex="${el.getAttribute('tabindex')!.trim()}"`, ...(listens ? ['a click listener'] : [])], text.slice(0, 80), listens]);
+      } catch {
+        // detached
+      }
+    }
+  }
   // axe's tree of the whole page is built only when there is something to describe.
-  if (keep.length > 0) {
+  if (keep.length > 0 || roleless.length > 0) {
     A.withTree(() => {
+      for (const [el, evidence, text, listens] of roleless) {
+        const d = A.describe(el);
+        out.push({ selector: d.selector, html: d.html, evidence, text, roleless: { listens } });
+      }
       for (const [el, evidence, text, sole] of keep) {
         const d = A.describe(el);
         out.push({ selector: d.selector, html: d.html, evidence, text, ...(sole ? { sole } : {}) });

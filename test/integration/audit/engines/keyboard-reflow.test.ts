@@ -143,6 +143,25 @@ describe('keyboard checks (2.1.2, 2.4.7, 2.1.1) with real key presses', () => {
     expect(Object.fromEntries(found.map((f) => [f.elementSelector, f.type]))).toEqual({ '#a': 'needs_review', '#c': 'confirmed', '#dup': 'needs_review', span: 'needs_review' });
   });
 
+  it('finds elements a tabindex puts in the tab order with no role: confirmed when a script listens to their clicks (F59), else needs review (issue 43)', async () => {
+    const r = await scanner.scan(
+      page(
+        '<div id="r1" tabindex="0">Just some text</div>' +
+          '<div id="r2" tabindex="0">Save</div>' +
+          '<div id="r3" tabindex="0" role="button">OK</div>' +
+          '<div id="r4" tabindex="0" style="overflow: auto; height: 40px">' + '<p>Line of text</p>'.repeat(10) + '</div>' +
+          '<span id="r5" tabindex="-1">Skip target</span>' +
+          '<main id="r6" tabindex="0"><p>Main</p></main>' +
+          '<script>document.getElementById("r2").addEventListener("click", () => {});</script>',
+      ),
+      kbd,
+    );
+    const found = ofRule(r, 'focusable-no-role');
+    expect(Object.fromEntries(found.map((f) => [f.elementSelector, f.type]))).toEqual({ '#r1': 'needs_review', '#r2': 'confirmed' });
+    expect(found.every((f) => f.wcagCriterion === '4.1.2')).toBe(true);
+    expect(ofRule(r, 'interactive-not-focusable').map((f) => f.elementSelector)).not.toContain('#r2');
+  });
+
   it('puts focus, scroll position and the page\'s focus method back', async () => {
     const after: Array<Record<string, unknown>> = [];
     await scanner.scan(page(`${'<p>Text</p>'.repeat(80)}<a href="#z">Far down</a>`), { engines: [keyboardEngine, stateAfter(after)] });
