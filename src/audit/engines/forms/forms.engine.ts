@@ -1,3 +1,4 @@
+import { lowestLevel } from '../../../shared/wcag.ts';
 import type { FindingDraft } from '../../../shared/findings.ts';
 import { collectFormFacts, type CollectOptions } from './collect.ts';
 import { ERROR_TEXT_SOURCE } from './errors.ts';
@@ -71,7 +72,7 @@ export const formsEngine: ScanEngine = {
       if (d.rule === FORM_RULES.labelNotAssociated && prior.length > 0) continue;
       const t = TEXTS[d.rule as Draft['rule']];
       findings.push(
-        ownFinding({
+        withoutColourClaim(d, ownFinding({
           ruleId: d.rule,
           type: d.type,
           severity: d.severity,
@@ -83,7 +84,7 @@ export const formsEngine: ScanEngine = {
           failureSummary: d.summary,
           helpUrl: understandingUrl(t.slug),
           data: d.data,
-        }),
+        })),
       );
     }
     const passedSelectors = new Set(passedNames.map((r) => r.selector.replace(/\s+/g, ' ').trim()));
@@ -93,3 +94,16 @@ export const formsEngine: ScanEngine = {
     return { findings, supersedes };
   },
 };
+
+/**
+ * `form-error-colour-only` fails 1.4.1 too (F81) only where the field's look changed (its style or
+ * its label's): a field marked wrong by `aria-invalid` or a new icon alone is not told by colour,
+ * so its finding keeps 3.3.1 alone (issue 43: no claim stronger than its evidence).
+ */
+function withoutColourClaim(d: { rule: string; data?: Record<string, unknown> }, f: FindingDraft): FindingDraft {
+  if (d.rule !== FORM_RULES.errorColourOnly) return f;
+  const marks = Array.isArray(d.data?.marks) ? (d.data.marks as string[]) : [];
+  if (marks.some((m) => m === 'style' || m === 'label-style')) return f;
+  const wcagCriteria = f.wcagCriteria.filter((c) => c !== '1.4.1');
+  return { ...f, wcagCriteria, wcagLevel: lowestLevel(wcagCriteria) ?? f.wcagLevel };
+}

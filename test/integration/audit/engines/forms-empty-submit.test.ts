@@ -39,7 +39,26 @@ describe('forms engine: a form sent empty', () => {
     const found = rule(r, FORM_RULES.errorColourOnly);
     expect(found.map((f) => f.elementSelector).sort()).toEqual(['#email', '#name']);
     expect(found.every((f) => f.type === 'confirmed' && f.wcagCriterion === '3.3.1')).toBe(true);
+    // Told by the border's colour: 1.4.1 too (F81).
+    expect(found.every((f) => f.wcagCriteria.includes('1.4.1'))).toBe(true);
     expect(posted()).toEqual([]);
+  });
+
+  it('does not claim 1.4.1 for a field marked wrong only by aria-invalid, which no colour tells (issue 43)', async () => {
+    const r = await scanner.scan(
+      page(`<form id="f" action="/submit" method="post" novalidate>
+        <label for="name">Name *</label><input id="name" name="name">
+        <button>Send</button></form>
+        <script>
+          document.getElementById('f').addEventListener('submit', (e) => {
+            e.preventDefault();
+            for (const i of document.querySelectorAll('#f input')) if (!i.value) i.setAttribute('aria-invalid', 'true');
+          });
+        </script>`),
+      formsOnly,
+    );
+    const found = rule(r, FORM_RULES.errorColourOnly);
+    expect(found.map((f) => [f.elementSelector, f.wcagCriteria])).toEqual([['#name', ['3.3.1']]]);
   });
 
   it('flags an unhelpful error text next to an email field (3.3.3) and an error nobody is told of (3.3.1)', async () => {
