@@ -464,6 +464,8 @@ export function findFakeControls(k: Probe, arg: { listenerIds: number[]; cap: nu
         const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0]!.toLowerCase();
         if (role && role !== 'generic' && role !== 'none' && role !== 'presentation') continue;
         if (!GENERIC.test(el.localName) || el.closest('[aria-hidden="true"], [inert], ' + composite)) continue;
+        // Inside a link or button, the control around it says what it is (ACT 307n5z's inapplicable case 2).
+        if (el.parentElement?.closest(NATIVE)) continue;
         const cs = getComputedStyle(el);
         // A scrolling region is made focusable so that the keyboard can scroll it: it needs no role.
         const scrolls = /(auto|scroll)/.test(cs.overflowX + cs.overflowY) && (el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1);

@@ -152,6 +152,7 @@ describe('keyboard checks (2.1.2, 2.4.7, 2.1.1) with real key presses', () => {
           '<div id="r4" tabindex="0" style="overflow: auto; height: 40px">' + '<p>Line of text</p>'.repeat(10) + '</div>' +
           '<span id="r5" tabindex="-1">Skip target</span>' +
           '<main id="r6" tabindex="0"><p>Main</p></main>' +
+          '<a id="r7" href="/w3c"><span tabindex="0">W3C Website</span></a>' +
           '<script>document.getElementById("r2").addEventListener("click", () => {});</script>',
       ),
       kbd,
