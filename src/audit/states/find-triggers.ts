@@ -28,9 +28,8 @@ export interface FindTriggersLimits {
  *   aria state: a listener added on the element itself (click-listeners.ts), an `onclick`
  *   attribute or property, first; then buttons and `role="button"` (not a link with an `href`: a
  *   fragment link without a listener of its own is an anchor), whose listener a library may hold on
- *   the document (React). Only small elements (at most 30
- *   descendants), never `<html>` or `<body>`. Whether the click reveals anything is what the
- *   state finds out.
+ *   the document (React). Only small elements (at most 30 descendants), never `<html>` or
+ *   `<body>`. Whether the click reveals anything is what the state finds out.
  * Never: a link that navigates (anything but an empty or same-page fragment or `javascript:`
  * address; a route-like `#/` or `#!` fragment navigates), a submit or reset button of a form,
  * `input` other than `type=button`, text fields, anything disabled, inert or hidden.
