@@ -401,6 +401,8 @@ export function findFakeControls(k: Probe, arg: { listenerIds: number[]; cap: nu
   const A = (window as unknown as { __a11yAudit: { withTree<T>(f: () => T): T; describe(e: Element): { selector: string; html: string } } }).__a11yAudit;
   const keep: Array<[Element, string[], string, boolean]> = [];
   const norm = (t: string) => t.replace(/\s+/g, ' ').trim().toLowerCase();
+  /** An element's rendered text, white space collapsed. */
+  const textOf = (el: Element) => ((el as HTMLElement).innerText || el.textContent || '').replace(/\s+/g, ' ').trim();
   /** The texts of the links and buttons Tab reaches (what the keyboard can already do), read once. */
   let offered: Set<string> | undefined;
   const offeredTexts = () =>
@@ -438,7 +440,7 @@ export function findFakeControls(k: Probe, arg: { listenerIds: number[]; cap: nu
       if (r.width < 8 || r.height < 8) continue;
       // A big region with a listener is delegation, not a control.
       if (r.width * r.height > 0.25 * vw * vh) continue;
-      const text = (h.innerText || el.textContent || '').replace(/\s+/g, ' ').trim();
+      const text = textOf(el);
       if (text.length > 150) continue;
       const reasons = [...why];
       // A pointer cursor alone says little when the element shows nothing: icons and text only.
@@ -473,7 +475,7 @@ export function findFakeControls(k: Probe, arg: { listenerIds: number[]; cap: nu
         const eh = el as Element & { checkVisibility?: (o: object) => boolean };
         if (eh.checkVisibility && !eh.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
         const listens = clickIds.has(el) || (!!listened && listened(el)) || el.hasAttribute('onclick') || typeof (el as HTMLElement).onclick === 'function';
-        const text = ((el as HTMLElement).innerText || el.textContent || '').replace(/\s+/g, ' ').trim();
+        const text = textOf(el);
         roleless.push([el, [`tabindex="${el.getAttribute('tabindex')!.trim()}"`, ...(listens ? ['a click listener'] : [])], text.slice(0, 80), listens]);
       } catch {
         // detached

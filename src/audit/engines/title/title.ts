@@ -87,7 +87,7 @@ export function isHomePath(url: string): boolean {
 export function genericTitle(title: string, url: string): Extract<TitleVerdict, { rule: 'title-generic' }> | null {
   const t = normaliseTitle(title);
   if (!t) return null;
-  const key = t.toLowerCase().replace(/[\s.!:|–—-]+$/u, '');
+  const key = withoutTrailingMarks(t.toLowerCase());
   if (PLACEHOLDERS.has(key)) return { rule: 'title-generic', outcome: 'confirmed', kind: 'placeholder' };
   if (/^lorem ipsum\b/i.test(key)) return { rule: 'title-generic', outcome: 'confirmed', kind: 'lorem-ipsum' };
   if (!/\p{L}/u.test(t)) return { rule: 'title-generic', outcome: 'needs_review', kind: 'no-letters' };
@@ -96,6 +96,11 @@ export function genericTitle(title: string, url: string): Extract<TitleVerdict, 
   if (FILE_NAME.test(t)) return { rule: 'title-generic', outcome: 'needs_review', kind: 'file-name' };
   if (URL_LIKE.test(t)) return { rule: 'title-generic', outcome: 'needs_review', kind: 'url' };
   return null;
+}
+
+/** A title without the spaces and punctuation that trail it ("Untitled -", "iframe:"). */
+function withoutTrailingMarks(t: string): string {
+  return t.replace(/[\s.!:|–—-]+$/u, '');
 }
 
 /** Names that say only that something is a frame, or nothing at all (compared whole, case-insensitively). */
@@ -110,7 +115,7 @@ const FRAME_WORDS = /^(?:i?frame|embed(?:ded)?(?: content| frame)?|widget|conten
 export function genericFrameTitle(name: string): 'frame-word' | 'file-name' | 'url' | 'no-letters' | null {
   const t = normaliseTitle(name);
   if (!t) return null;
-  if (FRAME_WORDS.test(t.replace(/[\s.!:|–—-]+$/u, ''))) return 'frame-word';
+  if (FRAME_WORDS.test(withoutTrailingMarks(t))) return 'frame-word';
   if (!/\p{L}/u.test(t)) return 'no-letters';
   if (FILE_NAME.test(t)) return 'file-name';
   if (URL_LIKE.test(t)) return 'url';
