@@ -13,6 +13,7 @@ export const FORM_RULES = {
   labelNotDescriptive: 'form-label-not-descriptive',
   placeholderOnly: 'form-placeholder-only',
   hintNotAssociated: 'form-hint-not-associated',
+  labelWrongField: 'form-label-wrong-field',
   labelFar: 'form-label-far-from-field',
   errorColourOnly: 'form-error-colour-only',
   errorNotAnnounced: 'form-error-not-announced',
@@ -68,6 +69,10 @@ export const FORM_GUIDES: Readonly<Record<string, FixGuide>> = {
     who: 'Screen reader users tabbing into the field hear its label but not the hint beside it (format, example), so they may enter a value that is refused.',
     fix: 'Give the hint an id and reference it from the field with aria-describedby="hint-id".',
   },
+  [FORM_RULES.labelWrongField]: {
+    who: 'Screen reader and voice control users get the label on the wrong field: the field it sits beside is announced without it (often with no name at all), and the field it is tied to is announced with two labels joined.',
+    fix: 'Point each label\'s for attribute at the id of the field it sits beside; every field then has exactly one label.',
+  },
   [FORM_RULES.errorColourOnly]: {
     who: 'People who cannot tell colours apart, and screen reader users, do not learn which field is wrong when a form only turns a border red or shows an icon.',
     fix: 'Show a text message beside each wrong field saying what is wrong ("Enter your email address"), tie it to the field with aria-describedby, and set aria-invalid="true"; keep the colour as an extra cue.',
@@ -99,6 +104,10 @@ export const FORM_CATALOGUE = ruleEntries('forms', [
   { id: FORM_RULES.placeholderOnly, criteria: ['3.3.2'], severities: ['moderate'] },
   { id: FORM_RULES.labelFar, criteria: ['3.3.2'], severities: ['minor'] },
   { id: FORM_RULES.hintNotAssociated, criteria: ['1.3.1'], severities: ['moderate'] },
+  // H44's test (the label describes the field it is tied to; H44 is sufficient for 1.3.1 and
+  // 4.1.2): the label shown for one field names another, so the field it sits beside lacks it and
+  // the other carries a name that is not its own (F68 where the first is left with none).
+  { id: FORM_RULES.labelWrongField, criteria: ['1.3.1'], severities: ['serious'], alsoFails: ['4.1.2'] },
   { id: FORM_RULES.errorColourOnly, criteria: ['3.3.1'], severities: ['serious'], alsoFails: ['1.4.1'] },
   { id: FORM_RULES.errorNotAnnounced, criteria: ['3.3.1'], severities: ['moderate'] },
   { id: FORM_RULES.errorNoSuggestion, criteria: ['3.3.3'], severities: ['moderate'] },

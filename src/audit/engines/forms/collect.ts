@@ -243,6 +243,7 @@ export function collectFormFacts(o: CollectOptions): FormPageFacts {
 
         // Visible text that looks like this field's label but is not tied to it.
         let orphanLabel: FormPageFacts['controls'][number]['orphanLabel'] = null;
+        let crossedLabel: FormPageFacts['controls'][number]['crossedLabel'] = null;
         if (!labelText && !labelledby.length) {
           let start: Element = el;
           let prev = meaningfulSibling(el, 'previousSibling');
@@ -255,7 +256,14 @@ export function collectFormFacts(o: CollectOptions): FormPageFacts {
             const s = shortText(c, 80);
             if (!s || !s.text) continue;
             if (s.label) {
-              if (s.label.control) continue; // another field's label
+              if (s.label.control) {
+                // Another field's label. When that field has a label of its own besides this
+                // one, this label was meant for the field it sits before and is tied to the
+                // wrong one (H44's test: the label describes the field it is tied to).
+                const other = s.label.control;
+                if (other !== el && ((other as HTMLInputElement).labels?.length ?? 0) >= 2 && !crossedLabel) crossedLabel = { text: s.text, field: ref(other) };
+                continue;
+              }
               const f = s.label.getAttribute('for');
               orphanLabel = { text: s.text, kind: f === null ? 'label-wraps-nothing' : document.getElementById(f) ? 'label-for-other' : 'label-for-missing' };
             } else if (c === prev) orphanLabel = { text: s.text, kind: 'text-before' };
@@ -342,6 +350,7 @@ export function collectFormFacts(o: CollectOptions): FormPageFacts {
           inUnnamedFieldset,
           heading,
           orphanLabel,
+          crossedLabel,
           hint,
           labelGap,
           marker,

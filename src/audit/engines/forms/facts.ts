@@ -51,6 +51,11 @@ export interface ControlFacts {
   /** Text of the nearest visible heading before the field, in document order. */
   heading: string;
   orphanLabel: OrphanLabel | null;
+  /**
+   * A `<label>` right before this field (which has no label of its own) that is tied to another
+   * field, one that has a second label besides it: the label is wired to the wrong field.
+   */
+  crossedLabel: { text: string; field: ElementRef } | null;
   /** Visible text between the field's label and the field, outside both. */
   hint: string;
   /** Horizontal gap in CSS px between the end of the label's text and the field on the same row, when the field is to its right. */

@@ -87,6 +87,11 @@ export const TEXTS: Record<Draft['rule'], { help: string; description: string; s
     description: 'Checks that visible text between a field\'s label and the field (a hint, a format) is part of the field\'s name or description.',
     slug: 'info-and-relationships',
   },
+  [FORM_RULES.labelWrongField]: {
+    help: 'Tie each label to the field it sits beside',
+    description: 'Checks that a <label> right before a field without a label of its own is not tied to another field that already has a label.',
+    slug: 'info-and-relationships',
+  },
   [FORM_RULES.errorColourOnly]: {
     help: 'Identify form errors in text, not by colour or an icon alone',
     description: 'Sends each form with required fields empty (nothing leaves the page) and checks that a field the page marks as wrong gets an error text tied to it, beside it or naming it (WCAG failure F81).',
@@ -139,6 +144,18 @@ export function formFindings(facts: FormPageFacts): { drafts: Draft[]; passedNam
         continue;
       }
     }
+    if (c.crossedLabel) {
+      add({
+        rule: FORM_RULES.labelWrongField,
+        type: 'confirmed',
+        severity: 'serious',
+        criterion: '1.3.1',
+        ref: c.ref,
+        summary: `The label ${q(c.crossedLabel.text)} right before this ${kind} is tied to another field (${c.crossedLabel.field.selector}), which has a label of its own as well; this ${kind} has no label${c.name ? ` (its accessible name is ${q(c.name)}, from its ${c.nameFrom})` : ' and no accessible name'}.`,
+        data: { label: c.crossedLabel.text, tiedTo: c.crossedLabel.field.selector, name: c.name, nameFrom: c.nameFrom },
+      });
+      continue;
+    }
     if (c.labelText && (c.nameFrom === 'aria-label' || c.nameFrom === 'aria-labelledby')) {
       const v = labelInName(c.labelText, c.name);
       if (v.verdict === 'fail' || v.verdict === 'review') {
@@ -168,14 +185,19 @@ export function formFindings(facts: FormPageFacts): { drafts: Draft[]; passedNam
       const said = labelWords(`${c.name} ${c.description}`).join(' ');
       const hint = normaliseLabel(c.hint);
       if (hint && !` ${said} `.includes(` ${hint} `) && !looksLikeError(c.hint)) {
+        // The hint describes another field instead (its aria-describedby points here): wired to
+        // the wrong field, which the markup decides.
+        const other = facts.controls.find((o) => o !== c && ` ${normaliseLabel(o.description)} `.includes(` ${hint} `));
         add({
           rule: FORM_RULES.hintNotAssociated,
-          type: 'needs_review',
+          type: other ? 'confirmed' : 'needs_review',
           severity: 'moderate',
           criterion: '1.3.1',
           ref: c.ref,
-          summary: `The text ${q(c.hint)} between the ${kind}'s label and the ${kind} is not part of its accessible name or description${c.description ? '' : ' (it has no aria-describedby)'}.`,
-          data: { hint: c.hint, name: c.name },
+          summary: other
+            ? `The text ${q(c.hint)} between the ${kind}'s label and the ${kind} is the description of another field (${other.ref.selector}, through its aria-describedby), not of this one.`
+            : `The text ${q(c.hint)} between the ${kind}'s label and the ${kind} is not part of its accessible name or description${c.description ? '' : ' (it has no aria-describedby)'}.`,
+          data: { hint: c.hint, name: c.name, ...(other ? { describes: other.ref.selector } : {}) },
         });
       }
     }

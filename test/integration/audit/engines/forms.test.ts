@@ -75,6 +75,43 @@ describe('forms engine', () => {
     expect(on(r, '#p3').filter((f) => f.data.engine === 'forms')).toEqual([]);
   });
 
+  it('confirms a label tied to another field that has its own label, on the field it sits beside (H44)', async () => {
+    const r = await scanner.scan(
+      page(`<form>
+        <div><label for="first">First name</label><input id="first"></div>
+        <div><label for="first">Last name</label><input id="f1"></div>
+        <div><label for="email">Email</label><input id="email" placeholder="name@example.com"></div>
+        <div><label for="p1">Phone</label><label for="p1">(optional)</label><input id="p1"></div>
+        <div><label for="p2">Town</label><input id="p2"></div>
+      </form>`),
+      withAxe,
+    );
+    const f = rule(r, 'form-label-wrong-field', '#f1');
+    expect(f).toMatchObject({ type: 'confirmed', wcagCriterion: '1.3.1', wcagCriteria: ['1.3.1', '4.1.2'] });
+    expect(f!.failureSummary).toContain('"Last name"');
+    expect(f!.failureSummary).toContain('#first');
+    // Two labels of one field side by side, and a field with one label: nothing wired wrong.
+    for (const id of ['#first', '#email', '#p1', '#p2']) expect(rule(r, 'form-label-wrong-field', id), id).toBeUndefined();
+  });
+
+  it('confirms a hint that is the description of another field than the one it sits before', async () => {
+    const r = await scanner.scan(
+      page(`<form>
+        <label for="a">Date of birth</label>
+        <p id="ha">For example, 27 3 2007.</p>
+        <input id="a" aria-describedby="hb">
+        <label for="b">Passport number</label>
+        <p id="hb">Up to 9 characters.</p>
+        <input id="b" aria-describedby="ha">
+      </form>`),
+      formsOnly,
+    );
+    for (const id of ['#a', '#b']) {
+      expect(rule(r, 'form-hint-not-associated', id), id).toMatchObject({ type: 'confirmed', wcagCriterion: '1.3.1' });
+    }
+    expect(rule(r, 'form-hint-not-associated', '#a')!.failureSummary).toContain('#b');
+  });
+
   it('reports required fields marked only visually', async () => {
     const r = await scanner.scan(
       page(`<form>

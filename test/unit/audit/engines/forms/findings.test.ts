@@ -26,6 +26,7 @@ function control(over: Partial<ControlFacts> = {}): ControlFacts {
     inUnnamedFieldset: false,
     heading: '',
     orphanLabel: null,
+    crossedLabel: null,
     hint: '',
     labelGap: null,
     marker: null,
