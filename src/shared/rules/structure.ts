@@ -23,6 +23,14 @@ export const STRUCTURE_GUIDES: Readonly<Record<string, FixGuide>> = {
     who: 'An empty header cell gives screen reader users a blank header for its row or column.',
     fix: 'Put text in the header cell (visually hidden text is fine), or make a truly empty corner cell a <td>.',
   },
+  'table-complex-headers': {
+    who: 'In a table with headers on several levels, screen readers may read a data cell with only one of its headers, or the wrong one, unless each cell is tied to all of them.',
+    fix: 'Give each header cell an id and each data cell a headers attribute listing the ids of all its headers (H43); for headers that span a group, scope="colgroup" or "rowgroup" with <colgroup>/<tbody> groups may do.',
+  },
+  'table-ragged-rows': {
+    who: 'Screen readers move through a table by its grid: when rows hold different numbers of cells, cells are announced under no header or under the wrong one, and "column 4 of 5" stops matching what is seen.',
+    fix: 'Make every row fill the same columns: add the missing cells (empty <td> where there is no value), remove extra ones, and check colspan and rowspan.',
+  },
   'visual-heading-not-marked': {
     who: 'Text that only looks like a heading is not in the page outline: screen reader users who jump from heading to heading skip it and miss the section.',
     fix: 'Mark it up as a heading of the right level (<h2>, <h3>…) and style the heading with CSS.',
@@ -84,6 +92,12 @@ export const STRUCTURE_CATALOGUE = ruleEntries('structure', [
   { id: 'layout-table', criteria: ['1.3.2'], severities: ['minor'] },
   { id: 'table-nested', criteria: ['1.3.1'], severities: ['moderate'] },
   { id: 'table-empty-header', criteria: ['1.3.1'], severities: ['minor'] },
+  // H43 (headers and id for complex tables) is sufficient for 1.3.1; F91 (headers not marked up
+  // correctly) where the cells are not tied to all their headers.
+  { id: 'table-complex-headers', criteria: ['1.3.1'], severities: ['moderate'] },
+  // H51 (table markup presents tabular information) and the HTML table model: rows of unequal
+  // width leave cells under no header (F91 where they are data).
+  { id: 'table-ragged-rows', criteria: ['1.3.1'], severities: ['moderate'] },
   { id: 'visual-heading-not-marked', criteria: ['1.3.1'], severities: ['moderate'] },
   { id: 'list-not-marked', criteria: ['1.3.1'], severities: ['moderate'] },
   { id: 'image-alt-filename', criteria: ['1.1.1'], severities: ['serious'] },

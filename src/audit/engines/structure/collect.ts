@@ -274,12 +274,50 @@ export function collectStructureFacts(input: CollectInput): LayoutFacts {
             if (norm(A.name(c)) !== '') emptyTh.splice(emptyTh.indexOf(ref), 1);
           });
         }
+        // The table's grid as the HTML table model lays it out (colspan and rowspan taken), for
+        // each row its width in slots and how many header cells open it.
+        const taken = new Set<string>();
+        const widths: number[] = [];
+        const leadingTh: number[] = [];
+        grid.forEach((r, i) => {
+          let col = 0;
+          let lead = 0;
+          let leading = true;
+          for (const c of r) {
+            while (taken.has(`${i},${col}`)) col++;
+            const cs = Math.min(Math.max(1, c.colSpan || 1), 50);
+            const rs = Math.min(c.rowSpan === 0 ? grid.length - i : Math.max(1, c.rowSpan || 1), grid.length - i, 50);
+            for (let y = i; y < i + rs; y++) for (let x = col; x < col + cs; x++) taken.add(`${y},${x}`);
+            col += cs;
+            if (leading && thIsHeader(c)) lead++;
+            else leading = false;
+          }
+          let w = 0;
+          while (taken.has(`${i},${w}`) || w < col) w++;
+          widths.push(w);
+          leadingTh.push(lead);
+        });
+        const headerRows = (() => {
+          let n = 0;
+          while (n < grid.length && grid[n]!.length > 0 && grid[n]!.every(thIsHeader)) n++;
+          return n;
+        })();
+        const widthCounts = new Map<number, number>();
+        for (const w of widths) widthCounts.set(w, (widthCounts.get(w) ?? 0) + 1);
+        const usual = [...widthCounts.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]?.[0] ?? 0;
+        const raggedRows = widths.filter((w) => w !== usual).length;
+        const headerWidth = headerRows > 0 ? Math.max(...widths.slice(0, headerRows)) : 0;
+        const wideRows = headerRows > 0 ? widths.slice(headerRows).filter((w) => w > headerWidth).length : 0;
+        const rowHeaderLevels = Math.max(0, ...leadingTh.slice(headerRows).map((n, i) => (grid[headerRows + i]!.length > n ? n : 0)));
+        const spanningTh = th.some((c) => c.colSpan > 1 || c.rowSpan > 1);
         const scope = cells.some((c) => c.hasAttribute('scope'));
         const headersAttr = cells.some((c) => c.hasAttribute('headers'));
         const headerRoles = cells.some((c) => /^(columnheader|rowheader)$/.test((c.getAttribute('role') ?? '').trim().toLowerCase()));
         const noHeaderMarkup = th.length === 0 && !scope && !headersAttr && !headerRoles;
         const claimsData = th.length > 0 || scope || headersAttr || (t.caption !== null && norm(t.caption.textContent) !== '') || norm(t.getAttribute('summary')) !== '';
-        const interesting = (noHeaderMarkup && grid.length >= 2 && first.length >= 2) || layout.length > 0 || (singleRowBlocks && claimsData) || (nestedIn !== null && outerHasTh) || emptyTh.length > 0;
+        const complexHeaders = !headersAttr && grid.length >= 3 && (headerRows >= 2 || rowHeaderLevels >= 2);
+        const ragged = th.length > 0 && grid.length >= 2 && (raggedRows > 0 || wideRows > 0);
+        const interesting = (noHeaderMarkup && grid.length >= 2 && first.length >= 2) || layout.length > 0 || (singleRowBlocks && claimsData) || (nestedIn !== null && outerHasTh) || emptyTh.length > 0 || complexHeaders || ragged;
         if (!interesting) continue;
         tables.push({
           ref: describe(t),
@@ -307,6 +345,12 @@ export function collectStructureFacts(input: CollectInput): LayoutFacts {
           nestedIn,
           outerHasTh,
           emptyTh,
+          headerRows,
+          rowHeaderLevels,
+          spanningTh,
+          raggedRows,
+          wideRows,
+          usualWidth: usual,
         });
       } catch {
         /* a table that breaks a measurement is skipped */

@@ -56,6 +56,18 @@ export interface TableFact {
   outerHasTh: boolean;
   /** Header cells (`<th>` without an overriding role) with no accessible name. */
   emptyTh: ElementRef[];
+  /** Leading rows made only of header cells. */
+  headerRows: number;
+  /** The most header cells opening one row below them, before its first data cell (levels of row headers). */
+  rowHeaderLevels: number;
+  /** A header cell spans more than one row or column. */
+  spanningTh: boolean;
+  /** Rows whose width in the table's grid (colspan and rowspan taken) differs from the most common one. */
+  raggedRows: number;
+  /** Rows below the header rows wider than them: their last cells are under no column header. */
+  wideRows: number;
+  /** The most common row width, in grid slots. */
+  usualWidth: number;
 }
 
 export interface HeadingCandidate {

@@ -106,6 +106,43 @@ export function structureFindings(facts: StructureFacts): FindingDraft[] {
             }),
           );
           break;
+        case 'table-complex-headers': {
+          const levels = [
+            v.headerRows >= 2 ? `${v.headerRows} rows of column headers` : '',
+            v.rowHeaderLevels >= 2 ? `${v.rowHeaderLevels} header cells opening a row` : '',
+          ].filter(Boolean);
+          out.push(
+            ownFinding({
+              ruleId: v.rule,
+              type: 'needs_review',
+              severity: 'moderate',
+              criterion: '1.3.1',
+              ...at(t.ref),
+              help: 'Tie each data cell to all its headers in a table with headers on several levels',
+              description: 'A table whose data cells have more than one column or row header needs each cell tied to all of them: headers and id (H43), or scope with colgroup/rowgroup for headers that span.',
+              failureSummary: `This table (${shape}) has ${levels.join(' and ')}, and no cell uses the headers attribute${v.scope ? ' (some cells use scope)' : ''}. Check with a screen reader that each data cell is read with every header above and beside it; if not, give the header cells ids and each data cell a headers attribute listing them.`,
+              helpUrl: INFO_REL,
+              data: { table: { rows: t.rows, cols: t.cols, headerRows: v.headerRows, rowHeaderLevels: v.rowHeaderLevels, scope: v.scope, spanningHeaders: t.spanningTh } },
+            }),
+          );
+          break;
+        }
+        case 'table-ragged-rows':
+          out.push(
+            ownFinding({
+              ruleId: v.rule,
+              type: 'needs_review',
+              severity: 'moderate',
+              criterion: '1.3.1',
+              ...at(t.ref),
+              help: 'Give every row of a data table the same number of cells',
+              description: 'In a data table each row must fill the same columns (counting colspan and rowspan): a cell beyond the header row has no column header, and a missing cell leaves a header over nothing.',
+              failureSummary: `Most rows of this table (${shape}) are ${v.usualWidth} cells wide, but ${v.raggedRows} row${v.raggedRows === 1 ? ' is' : 's are'} not${v.wideRows > 0 ? `, and ${v.wideRows} row${v.wideRows === 1 ? ' is' : 's are'} wider than the header row, so their last cells have no column header` : ''}. Check the colspan and rowspan values and add or remove cells so every row fills the same columns.`,
+              helpUrl: INFO_REL,
+              data: { table: { rows: t.rows, cols: t.cols, raggedRows: v.raggedRows, wideRows: v.wideRows, usualWidth: v.usualWidth } },
+            }),
+          );
+          break;
         case 'table-empty-header':
           for (const th of t.emptyTh) {
             out.push(

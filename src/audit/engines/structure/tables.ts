@@ -6,7 +6,9 @@ export type TableVerdict =
   | { rule: 'layout-table-semantics'; claims: string[]; layout: string[] }
   | { rule: 'layout-table'; layout: string[] }
   | { rule: 'table-nested'; inHeader: boolean }
-  | { rule: 'table-empty-header'; count: number };
+  | { rule: 'table-empty-header'; count: number }
+  | { rule: 'table-complex-headers'; headerRows: number; rowHeaderLevels: number; scope: boolean }
+  | { rule: 'table-ragged-rows'; raggedRows: number; wideRows: number; usualWidth: number };
 
 const PRESENTATIONAL = new Set(['presentation', 'none']);
 
@@ -46,6 +48,14 @@ export function dataClaims(t: TableFact): string[] {
  * - `layout-table` (1.3.2): the same without the claim: its reading order needs a look.
  * - `table-nested` (1.3.1): a table inside a cell of a data table.
  * - `table-empty-header` (1.3.1): header cells of a data table with no text.
+ * - `table-complex-headers` (1.3.1, H43): two or more rows of column headers, or two or more
+ *   header cells opening the body rows, with no `headers` attribute tying cells to them: whether
+ *   each data cell is read with all its headers (scope covers some multi-level tables, not
+ *   spanning groups) needs a look with a screen reader; needs review.
+ * - `table-ragged-rows` (1.3.1, H51, F91): a table with header cells whose rows are not the same
+ *   width in the HTML table model (colspan and rowspan taken): a row wider than the header rows
+ *   has cells under no column header, a shorter one leaves headers over nothing; needs review
+ *   (a last row of totals can be shorter by design).
  */
 export function judgeTable(t: TableFact): TableVerdict[] {
   if (t.role !== null && PRESENTATIONAL.has(t.role)) return [];
@@ -65,6 +75,12 @@ export function judgeTable(t: TableFact): TableVerdict[] {
   }
   if (t.nestedIn !== null && t.outerHasTh && t.rows >= 2 && t.cols >= 2) out.push({ rule: 'table-nested', inHeader: t.nestedIn === 'th' });
   if (t.emptyTh.length > 0 && t.rows >= 2 && t.td > 0) out.push({ rule: 'table-empty-header', count: t.emptyTh.length });
+  if (!t.headersAttr && t.td > 0 && t.rows >= 3 && (t.headerRows >= 2 || t.rowHeaderLevels >= 2)) {
+    out.push({ rule: 'table-complex-headers', headerRows: t.headerRows, rowHeaderLevels: t.rowHeaderLevels, scope: t.scope });
+  }
+  if (t.th > 0 && t.td > 0 && t.rows >= 2 && (t.raggedRows > 0 || t.wideRows > 0)) {
+    out.push({ rule: 'table-ragged-rows', raggedRows: t.raggedRows, wideRows: t.wideRows, usualWidth: t.usualWidth });
+  }
   const noHeaders = claims.filter((c) => c !== 'caption' && c !== 'summary').length === 0;
   if (noHeaders && t.rows >= 2 && t.cols >= 2 && t.longCells === 0) {
     if (t.theadRows > 0 && t.theadTextTd >= 2 && t.theadTh === 0 && t.bodyRowsWithText >= 1) {

@@ -65,6 +65,29 @@ describe('structure engine: tables', () => {
   });
 });
 
+describe('structure engine: tables with several levels of headers and ragged rows (issue 43)', () => {
+  it('asks for review of multi-level headers without headers attributes and of rows of unequal width, counting colspan and rowspan', async () => {
+    const r = await scan(`
+      <table id="two-header-rows"><tr><th colspan="2">2025</th><th colspan="2">2026</th></tr>
+        <tr><th>Q1</th><th>Q2</th><th>Q1</th><th>Q2</th></tr><tr><td>4</td><td>5</td><td>6</td><td>7</td></tr><tr><td>1</td><td>2</td><td>3</td><td>4</td></tr></table>
+      <table id="double-row-headers"><tr><th>Region</th><th>Town</th><th>People</th></tr>
+        <tr><th>North</th><th>Leeds</th><td>800,000</td></tr><tr><th>South</th><th>Bath</th><td>90,000</td></tr></table>
+      <table id="wide-row"><tr><th>Name</th><th>Age</th></tr><tr><td>Jackie</td><td>5</td><td>April 5</td></tr><tr><td>Beth</td><td>8</td></tr></table>
+      <table id="tied"><tr><th id="y25" colspan="2">2025</th></tr><tr><th id="q1">Q1</th><th id="q2">Q2</th></tr>
+        <tr><td headers="y25 q1">4</td><td headers="y25 q2">5</td></tr></table>
+      <table id="rowspans"><tr><th>Day</th><th>Slot</th><th>Talk</th></tr><tr><td rowspan="2">Mon</td><td>9:00</td><td>Opening</td></tr>
+        <tr><td>10:00</td><td>Keynote</td></tr><tr><td>Tue</td><td>9:00</td><td>Panel</td></tr></table>
+      <table id="one-level"><thead><tr><th>Name</th><th>Age</th></tr></thead><tbody><tr><th scope="row">Jackie</th><td>5</td></tr><tr><th scope="row">Beth</th><td>8</td></tr></tbody></table>
+    `);
+    expect(at(r, 'table-complex-headers')).toEqual({ '#two-header-rows': 'needs_review', '#double-row-headers': 'needs_review' });
+    expect(at(r, 'table-ragged-rows')).toEqual({ '#wide-row': 'needs_review' });
+    const ragged = ofRule(r, 'table-ragged-rows')[0]!;
+    expect(ragged.wcagCriterion).toBe('1.3.1');
+    expect(ragged.failureSummary).toContain('wider than the header row');
+    expect(ofRule(r, 'table-complex-headers').find((f) => f.elementSelector === '#double-row-headers')!.failureSummary).toContain('2 header cells opening a row');
+  });
+});
+
 describe('structure engine: headings and lists', () => {
   it('finds text styled as a heading that is not one', async () => {
     const r = await scan(

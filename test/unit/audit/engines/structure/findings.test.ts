@@ -47,6 +47,7 @@ describe('structure findings', () => {
             ref: { selector: 'table', html: '<table>' }, role: null, rows: 3, cols: 3, th: 4, td: 4, caption: false, summary: false, scope: false, headersAttr: false, headerRoles: false,
             theadRows: 1, theadTextTd: 0, theadTh: 3, bodyRowsWithText: 2, firstRowStyled: false, firstColStyled: false, firstRowLabels: false, numericShare: 0, longCells: 0,
             layout: [], singleRowBlocks: false, nestedIn: null, outerHasTh: false, emptyTh: [cell(1), cell(2)],
+            headerRows: 1, rowHeaderLevels: 0, spanningTh: false, raggedRows: 0, wideRows: 0, usualWidth: 3,
           },
         ],
       }),

@@ -32,6 +32,12 @@ function table(over: Partial<TableFact> = {}): TableFact {
     nestedIn: null,
     outerHasTh: false,
     emptyTh: [],
+    headerRows: 0,
+    rowHeaderLevels: 0,
+    spanningTh: false,
+    raggedRows: 0,
+    wideRows: 0,
+    usualWidth: 3,
     ...over,
   };
 }
@@ -103,5 +109,28 @@ describe('numeric cells', () => {
   it('recognises numbers, amounts, percentages, times and dates', () => {
     for (const s of ['5', '£6.99', '15%', '08:00 - 12:00', '9/9/2005', '(1,234)', ' -3 ']) expect(isNumericText(s)).toBe(true);
     for (const s of ['April 5', 'Jackie', '', 'n/a']) expect(isNumericText(s)).toBe(false);
+  });
+});
+
+describe('tables with headers on several levels, and rows of unequal width (issue 43: H43, H51, F91)', () => {
+  const data = { th: 3, td: 6, headerRows: 1 };
+  it('asks for review of two rows of column headers or two header cells opening rows, without headers attributes', () => {
+    expect(rules(table({ ...data, headerRows: 2 }))).toEqual(['table-complex-headers']);
+    expect(rules(table({ ...data, rowHeaderLevels: 2 }))).toEqual(['table-complex-headers']);
+    expect(judgeTable(table({ ...data, headerRows: 2, scope: true }))).toEqual([expect.objectContaining({ rule: 'table-complex-headers', scope: true })]);
+  });
+
+  it('leaves one level of headers, tables tied with headers attributes, and tables of header cells only alone', () => {
+    expect(rules(table({ ...data, rowHeaderLevels: 1 }))).toEqual([]);
+    expect(rules(table({ ...data, headerRows: 2, headersAttr: true }))).toEqual([]);
+    expect(rules(table({ ...data, td: 0, headerRows: 3 }))).toEqual([]);
+    expect(rules(table({ ...data, headerRows: 2, rows: 2 }))).toEqual([]);
+  });
+
+  it('asks for review of a data table whose rows differ in width, not of a grid without header cells', () => {
+    expect(judgeTable(table({ ...data, raggedRows: 1, wideRows: 1 }))).toEqual([expect.objectContaining({ rule: 'table-ragged-rows', raggedRows: 1, wideRows: 1 })]);
+    expect(rules(table({ ...data, raggedRows: 2 }))).toEqual(['table-ragged-rows']);
+    expect(rules(table({ ...data }))).toEqual([]);
+    expect(rules(table({ raggedRows: 1 }))).toEqual([]);
   });
 });
