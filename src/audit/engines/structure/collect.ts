@@ -522,6 +522,9 @@ export function collectStructureFacts(input: CollectInput): LayoutFacts {
           const href = (control.getAttribute('href') ?? '').trim();
           logo = /^(?:\.?\/|(?:\.\.\/)*index\.html?|#?)$/i.test(href) || href === `${location.origin}/`;
         }
+        // The image is what a captioned figure presents: the figure's only image.
+        const figure = img.tagName === 'IMG' ? img.closest('figure') : null;
+        const caption = figure && figure.querySelectorAll('img,svg,picture,video,canvas').length === 1 ? norm(figure.querySelector('figcaption')?.textContent).slice(0, 160) : '';
         // Only what can pass the deciders in Node is described (that is where the cost is).
         const wordy = !logo && altT.split(/\s+/).length >= 2 && r.height >= 12 && r.width >= 40 && (heading !== null || control !== null || r.width / r.height >= 1.8);
         const maybe =
@@ -529,7 +532,7 @@ export function collectStructureFacts(input: CollectInput): LayoutFacts {
           (altT !== '' && (role === 'presentation' || role === 'none' || ariaHidden)) ||
           (alt !== null && altT === '' && norm(title) !== '') ||
           svgText !== null ||
-          (decorative && infoM !== null && control === null) ||
+          (decorative && (infoM !== null || caption !== '') && control === null) ||
           wordy;
         if (!maybe) continue;
         // Alone: no text beside the image in its control, heading or nearest block.
@@ -556,6 +559,7 @@ export function collectStructureFacts(input: CollectInput): LayoutFacts {
           inHeading: heading !== null,
           logo,
           infoHint: infoM ? infoM[1]!.replace(/-/g, '') : null,
+          figureCaption: caption || null,
         };
         images.push(fact);
         nameChecks.push(() => {

@@ -114,6 +114,8 @@ export interface ImageFact {
   logo: boolean;
   /** A word of its file name, class or id naming a kind of image that informs (chart, diagram, map, logo…). */
   infoHint: string | null;
+  /** The image is the only image of a `<figure>` whose `<figcaption>` has this text; null otherwise. */
+  figureCaption: string | null;
 }
 
 /** Text put in the page by CSS `::before`/`::after` `content` (WCAG F87). */

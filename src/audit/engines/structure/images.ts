@@ -136,18 +136,23 @@ export const INFO_HINT_SOURCE = String.raw`(?:^|[^a-z])(logo|chart|graph|diagram
 export const LOGO_HINT_SOURCE = String.raw`logo|brand|wordmark|masthead`;
 
 /**
- * An image marked decorative (alt="" or role none/presentation, no alt text) whose file name,
- * class or id names an informative kind of image (a logo, chart, diagram, map…), standing alone
- * with no text beside it to say the same (WCAG 1.1.1, F38's converse). Images in links and
- * buttons are left to axe (link-name, button-name). Returns the hint word, for `needs_review`.
+ * An image marked decorative (alt="" or role none/presentation, no alt text) that its place or
+ * its name says informs (WCAG 1.1.1, F38's converse; ACT e88epe asks a person whether an image
+ * kept out of the tree is decorative): the only image of a `<figure>` with a caption, which
+ * presents it as content (`figure`); or one whose file name, class or id names an informative
+ * kind of image (a logo, chart, diagram, map…), standing alone with no text beside it to say the
+ * same. Images in links and buttons are left to axe (link-name, button-name). Returns the hint
+ * word, for `needs_review`.
  */
 export function emptyAltInformative(img: ImageFact): string | null {
   const alt = img.alt?.trim() ?? null;
   const role = img.role?.split(/\s+/)[0]?.toLowerCase() ?? null;
   const decorative = alt === '' || ((role === 'presentation' || role === 'none') && !alt);
   if (!decorative || img.tag !== 'img') return null;
-  if (img.inControl !== null || !img.alone) return null;
+  if (img.inControl !== null) return null;
   if (img.width < 24 || img.height < 24) return null;
+  if (img.figureCaption) return 'figure';
+  if (!img.alone) return null;
   return img.infoHint;
 }
 

@@ -256,9 +256,12 @@ export function structureFindings(facts: StructureFacts): FindingDraft[] {
           ...at(img.ref),
           help: 'Check that images marked decorative are decorative',
           description: 'An image with alt="" or role="presentation" is skipped by assistive technology; an image that conveys something (a logo, chart, diagram, map) needs a text alternative.',
-          failureSummary: `This image is marked decorative (${img.alt === '' ? 'alt=""' : `role="${img.role}"`}) but its ${/logo/.test(hint) ? 'name says it is a logo' : `name says it is a ${hint}`}, and no text beside it says what it conveys (${img.width}×${img.height}px). If it informs, give it a text alternative.`,
+          failureSummary:
+            hint === 'figure'
+              ? `This image is marked decorative (${img.alt === '' ? 'alt=""' : `role="${img.role}"`}) but it is what its figure presents, captioned ${JSON.stringify(img.figureCaption)} (${img.width}×${img.height}px). A caption names a picture; it does not replace what the picture shows. Give it a text alternative saying what it shows.`
+              : `This image is marked decorative (${img.alt === '' ? 'alt=""' : `role="${img.role}"`}) but its ${/logo/.test(hint) ? 'name says it is a logo' : `name says it is a ${hint}`}, and no text beside it says what it conveys (${img.width}×${img.height}px). If it informs, give it a text alternative.`,
           helpUrl: understandingUrl('non-text-content'),
-          data: { image: { src: img.src.slice(0, 300), hint, width: img.width, height: img.height } },
+          data: { image: { src: img.src.slice(0, 300), hint, width: img.width, height: img.height, ...(img.figureCaption ? { figureCaption: img.figureCaption } : {}) } },
         }),
       );
     }

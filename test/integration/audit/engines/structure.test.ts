@@ -286,8 +286,9 @@ describe('structure engine: informative images', () => {
       <input id="click" type="image" src="/img/banner.png" alt="click" width="40" height="40">
       <img id="banner-text" src="/img/banner.png" alt="Summer Sale: 50% Off Everything" width="600" height="120">
       <h2><img id="heading-text" src="/img/banner.png" alt="Our Services" width="300" height="60"></h2>
+      <figure><img id="figure-empty" src="/img/holiday.jpg" alt="" width="400" height="300"><figcaption>The beach at Saunton Sands</figcaption></figure>
     `);
-    expect(at(fail, 'image-empty-alt-informative')).toEqual({ '#logo-empty': 'needs_review', '#chart-none': 'needs_review' });
+    expect(at(fail, 'image-empty-alt-informative')).toEqual({ '#logo-empty': 'needs_review', '#chart-none': 'needs_review', '#figure-empty': 'needs_review' });
     expect(at(fail, 'background-image-informative')).toEqual({ '#bg-only': 'needs_review' });
     expect(at(fail, 'image-alt-filename')).toEqual({ '#placeholder': 'confirmed', '#spacer': 'confirmed', '#click': 'needs_review' });
     expect(at(fail, 'image-of-text')).toEqual({ '#banner-text': 'needs_review', '#heading-text': 'needs_review' });
@@ -302,6 +303,8 @@ describe('structure engine: informative images', () => {
       <header><a href="/"><img src="/img/banner.png" alt="Acme Widgets Limited" width="300" height="60"></a></header>
       <img src="/img/banner.png" class="site-logo" alt="Acme Widgets Limited Company" width="600" height="100">
       <img src="/img/holiday.jpg" alt="Photo" title="x" width="20" height="20" role="presentation">
+      <figure><img src="/img/holiday.jpg" alt="" width="400" height="300"><img src="/img/holiday.jpg" alt="Sand" width="400" height="300"><figcaption>Two beaches</figcaption></figure>
+      <figure><img src="/img/holiday.jpg" alt="" width="400" height="300"></figure>
     `);
     for (const rule of ['image-empty-alt-informative', 'background-image-informative', 'image-of-text']) expect(ofRule(pass, rule), rule).toEqual([]);
     expect(at(pass, 'image-alt-filename')).toEqual({});

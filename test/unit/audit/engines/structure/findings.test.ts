@@ -22,7 +22,7 @@ describe('structure findings', () => {
   it('confirms an alt that is the image’s own path, with the measured values in data', () => {
     const [f, ...rest] = structureFindings(
       facts({
-        images: [{ ref: { selector: 'img', html: '<img>' }, tag: 'img', alt: '../_images/chart.png', title: null, src: '../_images/chart.png', role: null, ariaHidden: false, svgText: null, name: null, inControl: null, width: 300, height: 200, alone: false, inHeading: false, logo: false, infoHint: null }],
+        images: [{ ref: { selector: 'img', html: '<img>' }, tag: 'img', alt: '../_images/chart.png', title: null, src: '../_images/chart.png', role: null, ariaHidden: false, svgText: null, name: null, inControl: null, width: 300, height: 200, alone: false, inHeading: false, logo: false, infoHint: null, figureCaption: null }],
       }),
     );
     expect(rest).toEqual([]);

@@ -82,7 +82,7 @@ describe('visual headings', () => {
 });
 
 describe('image alt texts', () => {
-  const img = (over: Partial<ImageFact>): ImageFact => ({ ref, tag: 'img', alt: null, title: null, src: '/a/b.png', role: null, ariaHidden: false, svgText: null, name: null, inControl: null, width: 10, height: 10, alone: false, inHeading: false, logo: false, infoHint: null, ...over });
+  const img = (over: Partial<ImageFact>): ImageFact => ({ ref, tag: 'img', alt: null, title: null, src: '/a/b.png', role: null, ariaHidden: false, svgText: null, name: null, inControl: null, width: 10, height: 10, alone: false, inHeading: false, logo: false, infoHint: null, figureCaption: null, ...over });
 
   it('takes the decoded last path segment of a URL', () => {
     expect(baseName('../assets/bbc-blocks-dark.png?v=2#x')).toBe('bbc-blocks-dark.png');
@@ -214,7 +214,7 @@ describe('references to position, shape or colour', () => {
 });
 
 describe('informative images and images of text', () => {
-  const img = (over: Partial<ImageFact>): ImageFact => ({ ref, tag: 'img', alt: null, title: null, src: '/a/b.png', role: null, ariaHidden: false, svgText: null, name: null, inControl: null, width: 10, height: 10, alone: false, inHeading: false, logo: false, infoHint: null, ...over });
+  const img = (over: Partial<ImageFact>): ImageFact => ({ ref, tag: 'img', alt: null, title: null, src: '/a/b.png', role: null, ariaHidden: false, svgText: null, name: null, inControl: null, width: 10, height: 10, alone: false, inHeading: false, logo: false, infoHint: null, figureCaption: null, ...over });
 
   it('finds placeholder alt texts (F30, F39) and leaves descriptions alone', () => {
     for (const a of ['image', 'Photo', 'spacer', 'picture 2', 'IMAGE.', 'graphic', 'an image', 'icon', 'thumbnail']) expect(placeholderAlt(a), a).toBe(true);
@@ -234,6 +234,14 @@ describe('informative images and images of text', () => {
     expect(emptyAltInformative(img({ ...logo, alt: 'W3C' }))).toBeNull();
     expect(emptyAltInformative(img({ ...logo, infoHint: null }))).toBeNull();
     expect(emptyAltInformative(img({ ...logo, width: 16, height: 16 }))).toBeNull();
+  });
+
+  it('finds the image a captioned figure presents marked decorative, whatever its name (issue 43)', () => {
+    const pictured = { alt: '', src: '/a/p1.jpg', figureCaption: 'Our new library, opened in May', width: 400, height: 300 };
+    expect(emptyAltInformative(img(pictured))).toBe('figure');
+    expect(emptyAltInformative(img({ ...pictured, alt: 'The library seen from the park' }))).toBeNull();
+    expect(emptyAltInformative(img({ ...pictured, inControl: '/library' }))).toBeNull();
+    expect(emptyAltInformative(img({ ...pictured, figureCaption: null }))).toBeNull();
   });
 
   it('finds wordy alt texts on images shaped like banners, buttons or headings, but not logos or descriptions', () => {
