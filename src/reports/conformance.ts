@@ -40,7 +40,7 @@ export const NEEDS_A_PERSON = 'Needs a person: no automated check decides this.'
 /** The service's rules that can report each criterion (as their criterion or a further one it fails). */
 const RULES_BY_CRITERION: ReadonlyMap<string, readonly string[]> = (() => {
   const m = new Map<string, string[]>();
-  for (const r of RULES.values()) for (const c of new Set([...r.criteria, ...r.alsoFails])) m.set(c, [...(m.get(c) ?? []), r.id]);
+  for (const r of RULES.values()) for (const c of new Set([...r.criteria, ...r.alsoFails, ...r.mayAlsoFail])) m.set(c, [...(m.get(c) ?? []), r.id]);
   return m;
 })();
 

@@ -78,6 +78,8 @@ export interface OwnFindingInput {
   failureSummary: string;
   helpUrl?: string | null;
   data?: Record<string, unknown>;
+  /** Further criteria this finding fails, from its catalogue entry's `mayAlsoFail`. */
+  alsoFails?: readonly string[];
 }
 
 const MAX_HTML = 4000;
@@ -86,7 +88,8 @@ const MAX_HTML = 4000;
  * A finding of one of the service's own checks, in the shape axe's findings have. The rule must
  * be in the rule catalogue (src/shared/rules), with this criterion and this severity among its
  * entry's: code and catalogue cannot drift apart without the engines' tests failing. Its criteria
- * are this criterion, then the entry's `alsoFails`; its level the lowest of them.
+ * are this criterion, then the entry's `alsoFails`, then the finding's own `alsoFails` (each among
+ * the entry's `mayAlsoFail`); its level the lowest of them.
  */
 export function ownFinding(input: OwnFindingInput): FindingDraft {
   const sc = successCriterion(input.criterion);
@@ -99,7 +102,12 @@ export function ownFinding(input: OwnFindingInput): FindingDraft {
   if (!rule.severities.includes(input.severity)) {
     throw new Error(`${input.ruleId}: severity ${input.severity} is not in the rule catalogue's entry (${rule.severities.join(', ')})`);
   }
-  const criteria = wcagCriteria([sc.id, ...rule.alsoFails]);
+  const own = input.alsoFails ?? [];
+  const stray = own.filter((c) => !rule.mayAlsoFail.includes(c));
+  if (stray.length > 0) {
+    throw new Error(`${input.ruleId}: ${stray.join(', ')} not among the criteria the rule catalogue's entry may also fail (${rule.mayAlsoFail.join(', ') || 'none'})`);
+  }
+  const criteria = wcagCriteria([sc.id, ...rule.alsoFails, ...own]);
   return {
     ruleId: input.ruleId,
     type: input.type,

@@ -1,5 +1,5 @@
 import { SEVERITIES } from '../contracts.ts';
-import { AXE_ALSO_FAILS, AXE_BEST_PRACTICE_CRITERIA } from './axe-also-fails.ts';
+import { AXE_ALSO_FAILS, AXE_ALSO_FAILS_IMAGE_CONTROL, AXE_BEST_PRACTICE_CRITERIA } from './axe-also-fails.ts';
 import { AXE_RULE_CRITERIA } from './axe-criteria.ts';
 import { ruleEntries } from './entry.ts';
 import type { FixGuide } from './guide.ts';
@@ -155,13 +155,14 @@ export const AXE_GUIDES: Readonly<Record<string, FixGuide>> = {
 /**
  * axe-core's rules, under the criterion of `AXE_RULE_CRITERIA`, then the best-practice rules with
  * a documented WCAG failure under theirs (`AXE_BEST_PRACTICE_CRITERIA`); each also fails the
- * criteria of `AXE_ALSO_FAILS` (or the best-practice table's further ones). Their severity is
+ * criteria of `AXE_ALSO_FAILS` (or the best-practice table's further ones), and may fail those of
+ * `AXE_ALSO_FAILS_IMAGE_CONTROL` (an image link or button without a name). Their severity is
  * axe's impact for each element, so any severity. `color-contrast` is also reported by the
  * pixel-contrast engine, which measures on screen what axe left undecided (same criterion, axe's
  * severity).
  */
 export const AXE_CATALOGUE = ruleEntries('axe', [
-  ...Object.entries(AXE_RULE_CRITERIA).map(([id, criterion]) => ({ id, criteria: [criterion], severities: SEVERITIES, alsoFails: AXE_ALSO_FAILS[id] ?? [] })),
+  ...Object.entries(AXE_RULE_CRITERIA).map(([id, criterion]) => ({ id, criteria: [criterion], severities: SEVERITIES, alsoFails: AXE_ALSO_FAILS[id] ?? [], mayAlsoFail: AXE_ALSO_FAILS_IMAGE_CONTROL[id] ?? [] })),
   ...Object.entries(AXE_BEST_PRACTICE_CRITERIA).map(([id, [criterion, ...more]]) => ({ id, criteria: [criterion!], severities: SEVERITIES, alsoFails: more })),
 ]);
 

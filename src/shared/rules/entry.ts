@@ -22,6 +22,12 @@ export interface RuleEntry {
    * finding's `wcagCriteria` is its criterion, then these (issue 31).
    */
   readonly alsoFails: readonly string[];
+  /**
+   * Further criteria only some findings of the rule fail, where what the check saw on that
+   * element shows it (an image link without a name fails 1.1.1, one without an image does not):
+   * each finding names its own (`OwnFindingInput.alsoFails`), from these only (issue 43).
+   */
+  readonly mayAlsoFail: readonly string[];
 }
 
 /** What an engine's file writes per rule: the levels follow from the criteria. */
@@ -31,6 +37,8 @@ export interface RuleSpec {
   readonly severities: readonly Severity[];
   /** See `RuleEntry.alsoFails`; none when unset. */
   readonly alsoFails?: readonly string[];
+  /** See `RuleEntry.mayAlsoFail`; none when unset. */
+  readonly mayAlsoFail?: readonly string[];
 }
 
 /**
@@ -48,6 +56,7 @@ export function ruleEntries(engine: string, specs: readonly RuleSpec[]): readonl
         levels: Object.freeze(WCAG_LEVELS.filter((l) => levels.has(l))),
         severities: Object.freeze([...s.severities]),
         alsoFails: Object.freeze([...(s.alsoFails ?? [])]),
+        mayAlsoFail: Object.freeze([...(s.mayAlsoFail ?? [])]),
       });
     }),
   );

@@ -108,7 +108,10 @@ export const FORM_CATALOGUE = ruleEntries('forms', [
   // 4.1.2): the label shown for one field names another, so the field it sits beside lacks it and
   // the other carries a name that is not its own (F68 where the first is left with none).
   { id: FORM_RULES.labelWrongField, criteria: ['1.3.1'], severities: ['serious'], alsoFails: ['4.1.2'] },
-  { id: FORM_RULES.errorColourOnly, criteria: ['3.3.1'], severities: ['serious'], alsoFails: ['1.4.1'] },
+  // F81: an error shown by colour alone fails 1.4.1 too, where the field's look (its style or its
+  // label's) changed; a field marked wrong by aria-invalid or a new icon alone is not told by
+  // colour (the engine names 1.4.1 per finding).
+  { id: FORM_RULES.errorColourOnly, criteria: ['3.3.1'], severities: ['serious'], mayAlsoFail: ['1.4.1'] },
   { id: FORM_RULES.errorNotAnnounced, criteria: ['3.3.1'], severities: ['moderate'] },
   { id: FORM_RULES.errorNoSuggestion, criteria: ['3.3.3'], severities: ['moderate'] },
 ]);

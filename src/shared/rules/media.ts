@@ -34,10 +34,12 @@ export const MEDIA_GUIDES: Readonly<Record<string, FixGuide>> = {
  * under 1.2.3 when it is video.
  */
 export const MEDIA_CATALOGUE = ruleEntries('media', [
-  { id: 'video-captions-missing', criteria: ['1.2.2'], severities: ['serious'] },
-  { id: 'video-audio-description-missing', criteria: ['1.2.5'], severities: ['serious'] },
-  { id: 'video-only-alternative-missing', criteria: ['1.2.1'], severities: ['serious'] },
-  { id: 'audio-transcript-missing', criteria: ['1.2.1'], severities: ['serious'] },
+  // Understanding 1.1.1, time-based media: its text alternative must at least identify it; media
+  // with nothing that names or describes it fails 1.1.1 too (the engine names it per finding).
+  { id: 'video-captions-missing', mayAlsoFail: ['1.1.1'], criteria: ['1.2.2'], severities: ['serious'] },
+  { id: 'video-audio-description-missing', mayAlsoFail: ['1.1.1'], criteria: ['1.2.5'], severities: ['serious'] },
+  { id: 'video-only-alternative-missing', mayAlsoFail: ['1.1.1'], criteria: ['1.2.1'], severities: ['serious'] },
+  { id: 'audio-transcript-missing', mayAlsoFail: ['1.1.1'], criteria: ['1.2.1'], severities: ['serious'] },
   { id: 'media-link-alternative-missing', criteria: ['1.2.1', '1.2.3'], severities: ['moderate'] },
   { id: 'autoplay-audio-no-control', criteria: ['1.4.2'], severities: ['critical'] },
 ]);

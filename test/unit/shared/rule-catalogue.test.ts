@@ -168,6 +168,15 @@ describe('ownFinding and the catalogue', () => {
     expect(ownFinding(base)).toMatchObject({ wcagCriteria: ['1.2.3'] });
   });
 
+  it('adds a finding\'s own further criteria where its entry may also fail them, and throws for others', () => {
+    const colour = { ...base, ruleId: 'form-error-colour-only', type: 'confirmed' as const, severity: 'serious' as const, criterion: '3.3.1' };
+    expect(ownFinding(colour)).toMatchObject({ wcagCriteria: ['3.3.1'] });
+    expect(ownFinding({ ...colour, alsoFails: ['1.4.1'] })).toMatchObject({ wcagCriteria: ['3.3.1', '1.4.1'], wcagLevel: 'A' });
+    expect(() => ownFinding({ ...colour, alsoFails: ['1.1.1'] })).toThrow(/1\.1\.1 not among the criteria the rule catalogue's entry may also fail \(1\.4\.1\)/);
+    expect(() => ownFinding({ ...base, alsoFails: ['1.1.1'] })).toThrow(/may also fail \(none\)/);
+    expect(ruleEntry('link-name')).toMatchObject({ alsoFails: ['4.1.2'], mayAlsoFail: ['1.1.1'] });
+  });
+
   it('throws for a rule not in the catalogue', () => {
     expect(() => ownFinding({ ...base, ruleId: 'no-such-rule' })).toThrow('no-such-rule: not in the rule catalogue');
   });

@@ -1,4 +1,3 @@
-import { lowestLevel } from '../../../shared/wcag.ts';
 import type { FindingDraft } from '../../../shared/findings.ts';
 import { collectFormFacts, type CollectOptions } from './collect.ts';
 import { ERROR_TEXT_SOURCE } from './errors.ts';
@@ -72,7 +71,7 @@ export const formsEngine: ScanEngine = {
       if (d.rule === FORM_RULES.labelNotAssociated && prior.length > 0) continue;
       const t = TEXTS[d.rule as Draft['rule']];
       findings.push(
-        withoutColourClaim(d, ownFinding({
+        ownFinding({
           ruleId: d.rule,
           type: d.type,
           severity: d.severity,
@@ -84,7 +83,8 @@ export const formsEngine: ScanEngine = {
           failureSummary: d.summary,
           helpUrl: understandingUrl(t.slug),
           data: d.data,
-        })),
+          alsoFails: colourClaim(d),
+        }),
       );
     }
     const passedSelectors = new Set(passedNames.map((r) => r.selector.replace(/\s+/g, ' ').trim()));
@@ -100,10 +100,8 @@ export const formsEngine: ScanEngine = {
  * its label's): a field marked wrong by `aria-invalid` or a new icon alone is not told by colour,
  * so its finding keeps 3.3.1 alone (issue 43: no claim stronger than its evidence).
  */
-function withoutColourClaim(d: { rule: string; data?: Record<string, unknown> }, f: FindingDraft): FindingDraft {
-  if (d.rule !== FORM_RULES.errorColourOnly) return f;
+function colourClaim(d: { rule: string; data?: Record<string, unknown> }): string[] {
+  if (d.rule !== FORM_RULES.errorColourOnly) return [];
   const marks = Array.isArray(d.data?.marks) ? (d.data.marks as string[]) : [];
-  if (marks.some((m) => m === 'style' || m === 'label-style')) return f;
-  const wcagCriteria = f.wcagCriteria.filter((c) => c !== '1.4.1');
-  return { ...f, wcagCriteria, wcagLevel: lowestLevel(wcagCriteria) ?? f.wcagLevel };
+  return marks.some((m) => m === 'style' || m === 'label-style') ? ['1.4.1'] : [];
 }

@@ -50,6 +50,8 @@ export interface MediaFacts {
   /** Video: another `<audio>` with controls right next to it (a possible audio alternative). Audio: a video right next to it (it may be that video's described soundtrack). */
   adjacentAudio: boolean;
   adjacentVideo: boolean;
+  /** It has a name of its own: `aria-label`, `aria-labelledby` text or `title`. */
+  named: boolean;
 }
 
 export interface MediaLinkFacts {
@@ -189,6 +191,12 @@ export function collectMediaFacts(caps: MediaCaps): PageMediaFacts {
         near: near(el),
         adjacentAudio: kind === 'video' && adjacent,
         adjacentVideo: kind === 'audio' && nextToVideo,
+        named:
+          !!(el.getAttribute('aria-label') ?? '').trim() ||
+          !!(el.getAttribute('title') ?? '').trim() ||
+          (el.getAttribute('aria-labelledby') ?? '')
+            .split(/\s+/)
+            .some((id) => !!id && !!document.getElementById(id)?.textContent?.trim()),
       });
     } catch {
       // an odd element: skip it

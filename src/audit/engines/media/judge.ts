@@ -22,6 +22,21 @@ export interface MediaVerdict {
   missing: string[];
   /** What was found that a reviewer should know. */
   notes: string[];
+  /** Further criteria this finding fails (`['1.1.1']`: see `unidentified`). */
+  alsoFails?: string[];
+}
+
+/** The rules about a media element's missing alternative, which 1.1.1 also asks for in part. */
+const ALTERNATIVE_RULES: ReadonlySet<MediaRule> = new Set(['video-captions-missing', 'video-audio-description-missing', 'video-only-alternative-missing', 'audio-transcript-missing']);
+
+/**
+ * The media has nothing that identifies it: no name of its own (`aria-label`, `aria-labelledby`,
+ * `title`), no caption, no text next to it or referenced by `aria-describedby`. 1.1.1 asks of
+ * prerecorded time-based media at least a "descriptive identification" (its second case, beside
+ * the full alternatives of 1.2): without one, a finding of its missing alternative fails 1.1.1 too.
+ */
+export function unidentified(m: Pick<MediaFacts, 'named' | 'near'>): boolean {
+  return !m.named && m.near.nearbyLetters === 0 && m.near.describedByLetters === 0 && !m.near.transcriptLink;
 }
 
 export interface MediaJudgement {
@@ -131,6 +146,7 @@ export function judgeMedia(m: MediaFacts, probe: AudioProbe | undefined, otherCo
       }
     }
   }
+  if (m.rendered && unidentified(m)) for (const v of verdicts) if (ALTERNATIVE_RULES.has(v.rule)) v.alsoFails = ['1.1.1'];
   return { verdicts, supersede };
 }
 

@@ -144,6 +144,7 @@ export const mediaEngine: ScanEngine = {
               autoplay: m.autoplay,
               src: m.src.slice(0, 160),
             },
+            alsoFails: v.alsoFails,
           }),
         );
       }

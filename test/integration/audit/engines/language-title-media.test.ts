@@ -201,7 +201,7 @@ describe('media engine', () => {
   it('asks for a transcript of audio with sound, and not when one is linked or written next to it, or when it is silent', async () => {
     const bare = await scan('<h1>Interview</h1><audio controls src="/tone.wav" id="a"></audio>');
     expect(at(bare, 'audio-transcript-missing')).toEqual({ '#a': 'needs_review' });
-    expect(ofRule(bare, 'audio-transcript-missing')[0]!).toMatchObject({ wcagCriterion: '1.2.1', data: { audio: 'yes' } });
+    expect(ofRule(bare, 'audio-transcript-missing')[0]!).toMatchObject({ wcagCriterion: '1.2.1', wcagCriteria: ['1.2.1'], data: { audio: 'yes' } });
     expect(missing(bare, 'audio-transcript-missing')).toEqual(['a transcript (text of what is said and heard)']);
     expect((await scan('<audio controls src="/tone.wav"></audio> <a href="/t.html">Read the transcript</a>')).findings).toEqual([]);
     expect((await scan(`<audio controls src="/tone.wav"></audio>${ENGLISH}`)).findings).toEqual([]);
@@ -215,6 +215,10 @@ describe('media engine', () => {
     expect(at(r, 'video-captions-missing')).toEqual({ '#v': 'needs_review' });
     expect(at(r, 'video-audio-description-missing')).toEqual({ '#v': 'needs_review' });
     expect(ofRule(r, 'video-audio-description-missing')[0]!.wcagCriterion).toBe('1.2.5');
+    // Nothing names or describes it: 1.1.1's descriptive identification is missing too (issue 43).
+    expect(ofRule(r, 'video-captions-missing')[0]!.wcagCriteria).toEqual(['1.2.2', '1.1.1']);
+    const named = await scan('<video controls src="/tone.wav" title="Our launch event" width="320" height="180"></video>');
+    expect(ofRule(named, 'video-captions-missing')[0]!.wcagCriteria).toEqual(['1.2.2']);
     expect(ofRule(r, 'video-caption')).toEqual([]);
     const captioned = await scan('<video controls src="/tone.wav" width="320" height="180"><track kind="captions" src="/captions.vtt" srclang="en"></video><a href="/t.html">Transcript</a>');
     expect(captioned.findings).toEqual([]);

@@ -26,6 +26,7 @@ function video(over: Partial<MediaFacts> = {}): MediaFacts {
     near: none,
     adjacentAudio: false,
     adjacentVideo: false,
+    named: true,
     ...over,
   };
 }
@@ -33,6 +34,24 @@ const audio = (over: Partial<MediaFacts> = {}) => video({ kind: 'audio', ...over
 const heard: AudioProbe = { audio: 'yes', peak: 0.3, sampled: 1 };
 const silent: AudioProbe = { audio: 'silent', peak: 0, sampled: 1.2 };
 const rules = (j: ReturnType<typeof judgeMedia>) => j.verdicts.map((v) => `${v.rule}:${v.criterion}:${v.outcome}`);
+
+describe('media that nothing identifies (issue 43: 1.1.1 asks at least a descriptive identification)', () => {
+  it('fails 1.1.1 too where a video or audio lacking its alternative has no name, caption or text beside it', () => {
+    const bare = judgeMedia(video({ named: false }), heard, 3);
+    expect(bare.verdicts.map((v) => [v.rule, v.alsoFails])).toEqual([
+      ['video-captions-missing', ['1.1.1']],
+      ['video-audio-description-missing', ['1.1.1']],
+    ]);
+    expect(judgeMedia(audio({ named: false }), heard, 3).verdicts.map((v) => v.alsoFails)).toEqual([['1.1.1']]);
+  });
+
+  it('does not where it is named or has text beside it, nor for sound that plays by itself', () => {
+    expect(judgeMedia(video(), heard, 3).verdicts.map((v) => v.alsoFails)).toEqual([undefined, undefined]);
+    expect(judgeMedia(video({ named: false, near: { ...none, nearbyLetters: 12 } }), heard, 3).verdicts.map((v) => v.alsoFails)).toEqual([undefined, undefined]);
+    const loud = judgeMedia(audio({ named: false, controls: false, autoplay: true, paused: false, loop: true }), heard, 0);
+    expect(loud.verdicts.filter((v) => v.rule === 'autoplay-audio-no-control').map((v) => v.alsoFails)).toEqual([undefined]);
+  });
+});
 
 describe('video with sound', () => {
   it('needs captions and audio description (or a transcript), and replaces axe\'s video-caption', () => {
