@@ -1,8 +1,9 @@
 import type { CollectInput } from './collect.ts';
-import type { BackgroundImageFact, ContentFacts, ElementRef, GeneratedContentFact, HiddenContentFact, SpacerRegion } from './facts.ts';
+import type { BackgroundImageFact, ContentFacts, ElementRef, GeneratedContentFact, HiddenContentFact, SpacerRegion, TableFact } from './facts.ts';
 
 /**
- * Runs in the page (through `page.evaluate`), after `collectStructureFacts`: text put in by CSS
+ * Runs in the page (through `page.evaluate`), after `collectStructureFacts`: tables (header
+ * cells, the HTML table model's grid, layout use, nesting), text put in by CSS
  * `::before`/`::after` (F87), content hidden from assistive technology or shown only to it
  * (F3-like misuse of `aria-hidden`, `role=presentation`, off-screen text), spacer markup, and CSS
  * background images that stand alone (F3). Needs `window.__a11yAudit` (see `ensureInPage`).
@@ -12,12 +13,14 @@ export function collectContentFacts(input: CollectInput): ContentFacts {
   type Helpers = {
     withTree<T>(fn: () => T): T;
     describe(el: Element): { selector: string; html: string };
+    name(el: Element): string;
     rendered(el: Element): boolean;
   };
   const A = (window as unknown as { __a11yAudit: Helpers }).__a11yAudit;
   const caps = input.caps;
   const srClass = new RegExp(input.srClassSource, 'i');
   const statusHint = new RegExp(input.statusHintSource, 'i');
+  const numeric = new RegExp(input.numericSource);
   const examined: Record<string, number> = {};
   let lap = performance.now();
   const split = (part: string) => {
@@ -43,6 +46,22 @@ export function collectContentFacts(input: CollectInput): ContentFacts {
     const ref: ElementRef = { selector: '', html: '' };
     pending.push({ el, ref });
     return ref;
+  };
+  const hidden = (el: Element) => !A.rendered(el) || el.closest('[aria-hidden="true"]') !== null;
+  /** Checks that need accessible names, run in the same pass as `describe`. */
+  const nameChecks: Array<() => void> = [];
+  /** Font weight of the element that holds the first non-blank text inside `el`. */
+  const weightOf = (el: Element): number => {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    let holder: Element = el;
+    for (let n = walker.nextNode(), i = 0; n && i < 50; n = walker.nextNode(), i++) {
+      if (n.nodeValue?.trim() && n.parentElement) {
+        holder = n.parentElement;
+        break;
+      }
+    }
+    const w = cs(holder).fontWeight;
+    return Number(w) || (w === 'bold' ? 700 : 400);
   };
 
   {
@@ -349,8 +368,190 @@ export function collectContentFacts(input: CollectInput): ContentFacts {
     }
 
     split('backgrounds');
+    // ---- tables ------------------------------------------------------------------------------
+    const tables: TableFact[] = [];
+    const allTables = Array.from(document.querySelectorAll('table'));
+    bump('tables', Math.min(allTables.length, caps.tables));
+    const thIsHeader = (c: Element) => {
+      const r = (c.getAttribute('role') ?? '').trim().toLowerCase();
+      return c.tagName === 'TH' && (r === '' || r === 'columnheader' || r === 'rowheader');
+    };
+    const bold = (c: Element) => weightOf(c) >= 600;
+    const bgOf = (cell: Element, row: Element) => {
+      for (const el of [cell, row, row.parentElement]) {
+        if (!el) continue;
+        const bg = cs(el).backgroundColor;
+        if (bg && bg !== 'transparent' && !/rgba\(.*,\s*0\)$/.test(bg)) return bg;
+      }
+      return 'none';
+    };
+    for (const t of allTables.slice(0, caps.tables)) {
+      try {
+        if (hidden(t)) continue;
+        const role = (t.getAttribute('role') ?? '').trim().toLowerCase().split(/\s+/)[0] || null;
+        const rows = Array.from(t.rows).filter((r) => A.rendered(r));
+        let budget = caps.cellsPerTable;
+        const grid: HTMLTableCellElement[][] = [];
+        for (const r of rows) {
+          if (budget <= 0) break;
+          const cells = Array.from(r.cells).filter((c) => A.rendered(c));
+          budget -= cells.length;
+          if (cells.length) grid.push(cells);
+        }
+        const cells = grid.flat();
+        const text = new Map<Element, string>();
+        for (const c of cells) text.set(c, norm(c.textContent));
+        const th = cells.filter(thIsHeader);
+        const td = cells.filter((c) => c.tagName === 'TD');
+        const inThead = (c: Element) => c.parentElement?.parentElement?.tagName === 'THEAD';
+        const theadRows = grid.filter((r) => r[0] && inThead(r[0])).length;
+        const theadCells = grid.filter((r) => r[0] && inThead(r[0])).flat();
+        const bodyRows = grid.filter((r) => r[0] && !inThead(r[0]));
+        const first = grid[0] ?? [];
+        const rest = grid.slice(1);
+        const restCells = rest.flat().filter((c) => text.get(c) !== '');
+        const firstRowLabels = first.length >= 2 && first.every((c) => {
+          const s = text.get(c) ?? '';
+          return s !== '' && s.length <= 40 && !numeric.test(s);
+        });
+        const numericShare = restCells.length ? restCells.filter((c) => numeric.test(text.get(c) ?? '')).length / restCells.length : 0;
+        let firstRowStyled = false;
+        let firstColStyled = false;
+        if (grid.length >= 3 && first.length >= 2) {
+          const firstBold = first.every((c) => text.get(c) === '' || bold(c));
+          const restBoldShare = restCells.length ? restCells.filter(bold).length / restCells.length : 1;
+          const firstBg = first.map((c) => bgOf(c, c.parentElement!));
+          const sameBg = firstBg.every((b) => b === firstBg[0]) && firstBg[0] !== 'none';
+          const otherBgs = new Set(rest.map((r) => bgOf(r[0]!, r[0]!.parentElement!)));
+          firstRowStyled = (firstBold && restBoldShare < 0.2) || (sameBg && rest.length >= 2 && !otherBgs.has(firstBg[0]!));
+          const col0 = rest.map((r) => r[0]!).filter((c) => text.get(c) !== '');
+          const others = rest.flatMap((r) => r.slice(1)).filter((c) => text.get(c) !== '');
+          firstColStyled = col0.length >= 2 && others.length >= 2 && col0.every(bold) && others.filter(bold).length / others.length < 0.2 && !firstBold;
+        }
+        const layout: string[] = [];
+        const own = (el: Element) => el.parentElement?.closest('table') === t;
+        const landmarkSel = 'h1,h2,h3,h4,h5,h6,[role="heading"],nav,main,header,footer,aside,form,fieldset,[role="navigation"],[role="main"],[role="banner"],[role="contentinfo"],[role="complementary"],[role="search"],[role="form"]';
+        for (const el of Array.from(t.querySelectorAll(landmarkSel)).slice(0, 50)) {
+          if (!own(el) || hidden(el)) continue;
+          const tag = el.tagName.toLowerCase();
+          const label = /^h\d$/.test(tag) || el.getAttribute('role') === 'heading' ? 'headings' : tag === 'form' || tag === 'fieldset' || el.getAttribute('role') === 'form' || el.getAttribute('role') === 'search' ? 'forms' : 'landmarks';
+          if (!layout.includes(label)) layout.push(label);
+        }
+        for (const inner of Array.from(t.querySelectorAll('table')).slice(0, 20)) {
+          if (!own(inner) || hidden(inner)) continue;
+          const innerRole = (inner.getAttribute('role') ?? '').trim().toLowerCase();
+          const innerHasTh = inner.querySelector('th,caption') !== null;
+          if (!innerHasTh || innerRole === 'presentation' || innerRole === 'none') {
+            if (!layout.includes('layout tables')) layout.push('layout tables');
+          }
+        }
+        const blockSel = 'ul,ol,dl,p,div,blockquote,img';
+        const singleRowBlocks =
+          grid.length === 1 && first.length >= 2 && first.filter((c) => Array.from(c.querySelectorAll(blockSel)).some((b) => !hidden(b) && (b.tagName === 'IMG' || norm(b.textContent) !== ''))).length >= 2 && first.some((c) => c.querySelector('ul,ol,dl,p') !== null);
+        const outerCell = t.parentElement?.closest('td,th') ?? null;
+        const outerTable = outerCell?.closest('table') ?? null;
+        const nestedIn = outerCell && outerTable ? (outerCell.tagName === 'TH' ? 'th' : 'td') : null;
+        const outerHasTh = outerTable ? Array.from(outerTable.querySelectorAll('th')).some((x) => x.closest('table') === outerTable) : false;
+        const emptyThEls = th.filter((c) => text.get(c) === '' && !c.querySelector('img,svg,[aria-label],[aria-labelledby]'));
+        const emptyTh: ElementRef[] = [];
+        for (const c of emptyThEls.slice(0, 3)) {
+          const ref = describe(c);
+          emptyTh.push(ref);
+          nameChecks.push(() => {
+            if (norm(A.name(c)) !== '') emptyTh.splice(emptyTh.indexOf(ref), 1);
+          });
+        }
+        // The table's grid as the HTML table model lays it out (colspan and rowspan taken; spans
+        // capped), for each row its width in slots and how many header cells open it.
+        const taken = new Set<string>();
+        const widths: number[] = [];
+        const leadingTh: number[] = [];
+        grid.forEach((r, i) => {
+          let col = 0;
+          let lead = 0;
+          let leading = true;
+          for (const c of r) {
+            while (taken.has(`${i},${col}`)) col++;
+            const across = Math.min(Math.max(1, c.colSpan || 1), 50);
+            const down = Math.min(c.rowSpan === 0 ? grid.length - i : Math.max(1, c.rowSpan || 1), grid.length - i, 50);
+            for (let y = i; y < i + down; y++) for (let x = col; x < col + across; x++) taken.add(`${y},${x}`);
+            col += across;
+            if (leading && thIsHeader(c)) lead++;
+            else leading = false;
+          }
+          let w = col;
+          while (taken.has(`${i},${w}`)) w++;
+          widths.push(w);
+          leadingTh.push(leading ? 0 : lead);
+        });
+        let headerRows = 0;
+        while (headerRows < grid.length && grid[headerRows]!.every(thIsHeader)) headerRows++;
+        // Header cells opening a row below the header rows, before its first data cell.
+        const rowHeaderLevels = Math.max(0, ...leadingTh.slice(headerRows));
+        const widthCounts = new Map<number, number>();
+        for (const w of widths) widthCounts.set(w, (widthCounts.get(w) ?? 0) + 1);
+        const usual = [...widthCounts.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]?.[0] ?? 0;
+        const raggedRows = widths.filter((w) => w !== usual).length;
+        const headerWidth = Math.max(0, ...widths.slice(0, headerRows));
+        const wideRows = headerRows > 0 ? widths.slice(headerRows).filter((w) => w > headerWidth).length : 0;
+        const spanningTh = th.some((c) => c.colSpan > 1 || c.rowSpan > 1);
+        const scope = cells.some((c) => c.hasAttribute('scope'));
+        const headersAttr = cells.some((c) => c.hasAttribute('headers'));
+        const headerRoles = cells.some((c) => /^(columnheader|rowheader)$/.test((c.getAttribute('role') ?? '').trim().toLowerCase()));
+        const noHeaderMarkup = th.length === 0 && !scope && !headersAttr && !headerRoles;
+        const claimsData = th.length > 0 || scope || headersAttr || (t.caption !== null && norm(t.caption.textContent) !== '') || norm(t.getAttribute('summary')) !== '';
+        const complexHeaders = !headersAttr && grid.length >= 3 && (headerRows >= 2 || rowHeaderLevels >= 2);
+        const ragged = th.length > 0 && grid.length >= 2 && (raggedRows > 0 || wideRows > 0);
+        const interesting = (noHeaderMarkup && grid.length >= 2 && first.length >= 2) || layout.length > 0 || (singleRowBlocks && claimsData) || (nestedIn !== null && outerHasTh) || emptyTh.length > 0 || complexHeaders || ragged;
+        if (!interesting) continue;
+        tables.push({
+          ref: describe(t),
+          role,
+          rows: grid.length,
+          cols: Math.max(0, ...grid.map((r) => r.length)),
+          th: th.length,
+          td: td.length,
+          caption: t.caption !== null && norm(t.caption.textContent) !== '',
+          summary: norm(t.getAttribute('summary')) !== '',
+          scope,
+          headersAttr,
+          headerRoles,
+          theadRows,
+          theadTextTd: theadCells.filter((c) => c.tagName === 'TD' && text.get(c) !== '').length,
+          theadTh: theadCells.filter(thIsHeader).length,
+          bodyRowsWithText: bodyRows.filter((r) => r.some((c) => text.get(c) !== '')).length,
+          firstRowStyled,
+          firstColStyled,
+          firstRowLabels,
+          numericShare,
+          longCells: cells.filter((c) => (text.get(c) ?? '').length > 150).length,
+          layout,
+          singleRowBlocks,
+          nestedIn,
+          outerHasTh,
+          emptyTh,
+          headerRows,
+          rowHeaderLevels,
+          spanningTh,
+          raggedRows,
+          wideRows,
+          usualWidth: usual,
+        });
+      } catch {
+        /* a table that breaks a measurement is skipped */
+      }
+    }
+
+    split('tables');
     if (pending.length > 0) {
       A.withTree(() => {
+        for (const check of nameChecks) {
+          try {
+            check();
+          } catch {
+            /* keep the candidate */
+          }
+        }
         for (const { el, ref } of pending) {
           try {
             const d = A.describe(el);
@@ -364,7 +565,9 @@ export function collectContentFacts(input: CollectInput): ContentFacts {
     }
     split('describe-content');
     const known = (r: ElementRef) => r.selector !== '';
+    for (const t of tables) t.emptyTh = t.emptyTh.filter(known);
     return {
+      tables: tables.filter((t) => known(t.ref)),
       generated: generated.filter((g) => known(g.ref)),
       hiddenContent: hiddenContent.filter((h) => known(h.ref)),
       spacers: spacers.filter((x) => known(x.ref)),

@@ -5,7 +5,6 @@ import type {
   LayoutFacts,
   ListCandidate,
   SensoryBlock,
-  TableFact,
   TextStyle,
 } from './facts.ts';
 
@@ -70,7 +69,7 @@ export interface CollectInput {
 }
 
 /**
- * Runs in the page (through `page.evaluate`): measures tables, heading-like text, list-like
+ * Runs in the page (through `page.evaluate`): measures heading-like text, list-like
  * lines, images and text that refers to position or shape, and identifies each candidate the way
  * axe does. Needs `window.__a11yAudit` (see `ensureInPage`). Self-contained: no imports reach
  * the page, only this function's source.
@@ -84,7 +83,6 @@ export function collectStructureFacts(input: CollectInput): LayoutFacts {
   };
   const A = (window as unknown as { __a11yAudit: Helpers }).__a11yAudit;
   const caps = input.caps;
-  const numeric = new RegExp(input.numericSource);
   const marker = new RegExp(input.listMarkerSource);
   const fileHint = new RegExp(input.fileNameHintSource, 'i');
   const infoHint = new RegExp(input.infoHintSource, 'i');
@@ -181,183 +179,6 @@ export function collectStructureFacts(input: CollectInput): LayoutFacts {
     const bodyFontSize = sizes.length ? sizes[Math.floor(sizes.length / 2)]! : 0;
 
     split('context');
-    // ---- tables ------------------------------------------------------------------------------
-    const tables: TableFact[] = [];
-    const allTables = Array.from(document.querySelectorAll('table'));
-    bump('tables', Math.min(allTables.length, caps.tables));
-    const thIsHeader = (c: Element) => {
-      const r = (c.getAttribute('role') ?? '').trim().toLowerCase();
-      return c.tagName === 'TH' && (r === '' || r === 'columnheader' || r === 'rowheader');
-    };
-    const bold = (c: Element) => textStyle(c).weight >= 600;
-    const bgOf = (cell: Element, row: Element) => {
-      for (const el of [cell, row, row.parentElement]) {
-        if (!el) continue;
-        const bg = cs(el).backgroundColor;
-        if (bg && bg !== 'transparent' && !/rgba\(.*,\s*0\)$/.test(bg)) return bg;
-      }
-      return 'none';
-    };
-    for (const t of allTables.slice(0, caps.tables)) {
-      try {
-        if (hidden(t)) continue;
-        const role = (t.getAttribute('role') ?? '').trim().toLowerCase().split(/\s+/)[0] || null;
-        const rows = Array.from(t.rows).filter((r) => A.rendered(r));
-        let budget = caps.cellsPerTable;
-        const grid: HTMLTableCellElement[][] = [];
-        for (const r of rows) {
-          if (budget <= 0) break;
-          const cells = Array.from(r.cells).filter((c) => A.rendered(c));
-          budget -= cells.length;
-          if (cells.length) grid.push(cells);
-        }
-        const cells = grid.flat();
-        const text = new Map<Element, string>();
-        for (const c of cells) text.set(c, norm(c.textContent));
-        const th = cells.filter(thIsHeader);
-        const td = cells.filter((c) => c.tagName === 'TD');
-        const inThead = (c: Element) => c.parentElement?.parentElement?.tagName === 'THEAD';
-        const theadRows = grid.filter((r) => r[0] && inThead(r[0])).length;
-        const theadCells = grid.filter((r) => r[0] && inThead(r[0])).flat();
-        const bodyRows = grid.filter((r) => r[0] && !inThead(r[0]));
-        const first = grid[0] ?? [];
-        const rest = grid.slice(1);
-        const restCells = rest.flat().filter((c) => text.get(c) !== '');
-        const firstRowLabels = first.length >= 2 && first.every((c) => {
-          const s = text.get(c) ?? '';
-          return s !== '' && s.length <= 40 && !numeric.test(s);
-        });
-        const numericShare = restCells.length ? restCells.filter((c) => numeric.test(text.get(c) ?? '')).length / restCells.length : 0;
-        let firstRowStyled = false;
-        let firstColStyled = false;
-        if (grid.length >= 3 && first.length >= 2) {
-          const firstBold = first.every((c) => text.get(c) === '' || bold(c));
-          const restBoldShare = restCells.length ? restCells.filter(bold).length / restCells.length : 1;
-          const firstBg = first.map((c) => bgOf(c, c.parentElement!));
-          const sameBg = firstBg.every((b) => b === firstBg[0]) && firstBg[0] !== 'none';
-          const otherBgs = new Set(rest.map((r) => bgOf(r[0]!, r[0]!.parentElement!)));
-          firstRowStyled = (firstBold && restBoldShare < 0.2) || (sameBg && rest.length >= 2 && !otherBgs.has(firstBg[0]!));
-          const col0 = rest.map((r) => r[0]!).filter((c) => text.get(c) !== '');
-          const others = rest.flatMap((r) => r.slice(1)).filter((c) => text.get(c) !== '');
-          firstColStyled = col0.length >= 2 && others.length >= 2 && col0.every(bold) && others.filter(bold).length / others.length < 0.2 && !firstBold;
-        }
-        const layout: string[] = [];
-        const own = (el: Element) => el.parentElement?.closest('table') === t;
-        const landmarkSel = 'h1,h2,h3,h4,h5,h6,[role="heading"],nav,main,header,footer,aside,form,fieldset,[role="navigation"],[role="main"],[role="banner"],[role="contentinfo"],[role="complementary"],[role="search"],[role="form"]';
-        for (const el of Array.from(t.querySelectorAll(landmarkSel)).slice(0, 50)) {
-          if (!own(el) || hidden(el)) continue;
-          const tag = el.tagName.toLowerCase();
-          const label = /^h\d$/.test(tag) || el.getAttribute('role') === 'heading' ? 'headings' : tag === 'form' || tag === 'fieldset' || el.getAttribute('role') === 'form' || el.getAttribute('role') === 'search' ? 'forms' : 'landmarks';
-          if (!layout.includes(label)) layout.push(label);
-        }
-        for (const inner of Array.from(t.querySelectorAll('table')).slice(0, 20)) {
-          if (!own(inner) || hidden(inner)) continue;
-          const innerRole = (inner.getAttribute('role') ?? '').trim().toLowerCase();
-          const innerHasTh = inner.querySelector('th,caption') !== null;
-          if (!innerHasTh || innerRole === 'presentation' || innerRole === 'none') {
-            if (!layout.includes('layout tables')) layout.push('layout tables');
-          }
-        }
-        const blockSel = 'ul,ol,dl,p,div,blockquote,img';
-        const singleRowBlocks =
-          grid.length === 1 && first.length >= 2 && first.filter((c) => Array.from(c.querySelectorAll(blockSel)).some((b) => !hidden(b) && (b.tagName === 'IMG' || norm(b.textContent) !== ''))).length >= 2 && first.some((c) => c.querySelector('ul,ol,dl,p') !== null);
-        const outerCell = t.parentElement?.closest('td,th') ?? null;
-        const outerTable = outerCell?.closest('table') ?? null;
-        const nestedIn = outerCell && outerTable ? (outerCell.tagName === 'TH' ? 'th' : 'td') : null;
-        const outerHasTh = outerTable ? Array.from(outerTable.querySelectorAll('th')).some((x) => x.closest('table') === outerTable) : false;
-        const emptyThEls = th.filter((c) => text.get(c) === '' && !c.querySelector('img,svg,[aria-label],[aria-labelledby]'));
-        const emptyTh: ElementRef[] = [];
-        for (const c of emptyThEls.slice(0, 3)) {
-          const ref = describe(c);
-          emptyTh.push(ref);
-          nameChecks.push(() => {
-            if (norm(A.name(c)) !== '') emptyTh.splice(emptyTh.indexOf(ref), 1);
-          });
-        }
-        // The table's grid as the HTML table model lays it out (colspan and rowspan taken), for
-        // each row its width in slots and how many header cells open it.
-        const taken = new Set<string>();
-        const widths: number[] = [];
-        const leadingTh: number[] = [];
-        grid.forEach((r, i) => {
-          let col = 0;
-          let lead = 0;
-          let leading = true;
-          for (const c of r) {
-            while (taken.has(`${i},${col}`)) col++;
-            const cs = Math.min(Math.max(1, c.colSpan || 1), 50);
-            const rs = Math.min(c.rowSpan === 0 ? grid.length - i : Math.max(1, c.rowSpan || 1), grid.length - i, 50);
-            for (let y = i; y < i + rs; y++) for (let x = col; x < col + cs; x++) taken.add(`${y},${x}`);
-            col += cs;
-            if (leading && thIsHeader(c)) lead++;
-            else leading = false;
-          }
-          let w = 0;
-          while (taken.has(`${i},${w}`) || w < col) w++;
-          widths.push(w);
-          leadingTh.push(lead);
-        });
-        const headerRows = (() => {
-          let n = 0;
-          while (n < grid.length && grid[n]!.length > 0 && grid[n]!.every(thIsHeader)) n++;
-          return n;
-        })();
-        const widthCounts = new Map<number, number>();
-        for (const w of widths) widthCounts.set(w, (widthCounts.get(w) ?? 0) + 1);
-        const usual = [...widthCounts.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]?.[0] ?? 0;
-        const raggedRows = widths.filter((w) => w !== usual).length;
-        const headerWidth = headerRows > 0 ? Math.max(...widths.slice(0, headerRows)) : 0;
-        const wideRows = headerRows > 0 ? widths.slice(headerRows).filter((w) => w > headerWidth).length : 0;
-        const rowHeaderLevels = Math.max(0, ...leadingTh.slice(headerRows).map((n, i) => (grid[headerRows + i]!.length > n ? n : 0)));
-        const spanningTh = th.some((c) => c.colSpan > 1 || c.rowSpan > 1);
-        const scope = cells.some((c) => c.hasAttribute('scope'));
-        const headersAttr = cells.some((c) => c.hasAttribute('headers'));
-        const headerRoles = cells.some((c) => /^(columnheader|rowheader)$/.test((c.getAttribute('role') ?? '').trim().toLowerCase()));
-        const noHeaderMarkup = th.length === 0 && !scope && !headersAttr && !headerRoles;
-        const claimsData = th.length > 0 || scope || headersAttr || (t.caption !== null && norm(t.caption.textContent) !== '') || norm(t.getAttribute('summary')) !== '';
-        const complexHeaders = !headersAttr && grid.length >= 3 && (headerRows >= 2 || rowHeaderLevels >= 2);
-        const ragged = th.length > 0 && grid.length >= 2 && (raggedRows > 0 || wideRows > 0);
-        const interesting = (noHeaderMarkup && grid.length >= 2 && first.length >= 2) || layout.length > 0 || (singleRowBlocks && claimsData) || (nestedIn !== null && outerHasTh) || emptyTh.length > 0 || complexHeaders || ragged;
-        if (!interesting) continue;
-        tables.push({
-          ref: describe(t),
-          role,
-          rows: grid.length,
-          cols: Math.max(0, ...grid.map((r) => r.length)),
-          th: th.length,
-          td: td.length,
-          caption: t.caption !== null && norm(t.caption.textContent) !== '',
-          summary: norm(t.getAttribute('summary')) !== '',
-          scope,
-          headersAttr,
-          headerRoles,
-          theadRows,
-          theadTextTd: theadCells.filter((c) => c.tagName === 'TD' && text.get(c) !== '').length,
-          theadTh: theadCells.filter(thIsHeader).length,
-          bodyRowsWithText: bodyRows.filter((r) => r.some((c) => text.get(c) !== '')).length,
-          firstRowStyled,
-          firstColStyled,
-          firstRowLabels,
-          numericShare,
-          longCells: cells.filter((c) => (text.get(c) ?? '').length > 150).length,
-          layout,
-          singleRowBlocks,
-          nestedIn,
-          outerHasTh,
-          emptyTh,
-          headerRows,
-          rowHeaderLevels,
-          spanningTh,
-          raggedRows,
-          wideRows,
-          usualWidth: usual,
-        });
-      } catch {
-        /* a table that breaks a measurement is skipped */
-      }
-    }
-
-    split('tables');
     // ---- visual headings ---------------------------------------------------------------------
     const headings: HeadingCandidate[] = [];
     const EXCLUDE =
@@ -629,9 +450,7 @@ export function collectStructureFacts(input: CollectInput): LayoutFacts {
     }
     split('describe');
     const known = (r: ElementRef) => r.selector !== '';
-    for (const t of tables) t.emptyTh = t.emptyTh.filter(known);
     return {
-      tables: tables.filter((t) => known(t.ref)),
       headings: headings.filter((h) => known(h.ref)),
       lists: lists.filter((l) => known(l.ref)),
       images: images.filter((i) => known(i.ref)),

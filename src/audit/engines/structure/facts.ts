@@ -187,7 +187,6 @@ export interface PageContext {
 
 /** What `collectStructureFacts` reads: tables, heading- and list-like text, images, sensory text. */
 export interface LayoutFacts {
-  tables: TableFact[];
   headings: HeadingCandidate[];
   lists: ListCandidate[];
   images: ImageFact[];
@@ -199,6 +198,7 @@ export interface LayoutFacts {
 
 /** What `collectContentFacts` reads: content put in by CSS, hidden from or shown only to AT. */
 export interface ContentFacts {
+  tables: TableFact[];
   generated: GeneratedContentFact[];
   hiddenContent: HiddenContentFact[];
   spacers: SpacerRegion[];
