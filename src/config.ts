@@ -186,8 +186,12 @@ export interface Config {
   readonly allowedPrivateHosts: readonly string[];
   /** Ended crawls per site that keep their page scans and findings (retention). */
   readonly crawlsKeptPerSite: number;
-  /** Per-host politeness: pages at once (HOST_CONCURRENCY) and the longest Crawl-delay honoured (CRAWL_DELAY_MAX_MS). */
-  readonly politeness: { readonly hostConcurrency: number; readonly crawlDelayMaxMs: number };
+  /**
+   * Per-host politeness: pages at once (HOST_CONCURRENCY), the longest Crawl-delay honoured
+   * (CRAWL_DELAY_MAX_MS), and how long a fetch holds a host that asks for a delay when its worker
+   * never says it got its answer (a page load's timeout and a little more).
+   */
+  readonly politeness: { readonly hostConcurrency: number; readonly crawlDelayMaxMs: number; readonly fetchLeaseMs: number };
   /** Days a single-page scan is kept after it ended (retention); null: for ever. */
   readonly scanRetentionDays: number | null;
   /** REUSE_MAX_AGE in ms: how long an unchanged page's audit is reused by later crawls; 0: never. */
@@ -275,7 +279,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowPrivateTargets: c.ALLOW_PRIVATE_TARGETS,
     allowedPrivateHosts: Object.freeze(c.ALLOWED_PRIVATE_HOSTS),
     crawlsKeptPerSite: c.CRAWLS_KEPT_PER_SITE,
-    politeness: Object.freeze({ hostConcurrency: c.HOST_CONCURRENCY, crawlDelayMaxMs: c.CRAWL_DELAY_MAX_MS }),
+    politeness: Object.freeze({ hostConcurrency: c.HOST_CONCURRENCY, crawlDelayMaxMs: c.CRAWL_DELAY_MAX_MS, fetchLeaseMs: c.PAGE_LOAD_TIMEOUT_MS + 10_000 }),
     scanRetentionDays: c.SCAN_RETENTION_DAYS === 'off' || c.SCAN_RETENTION_DAYS === 0 ? null : c.SCAN_RETENTION_DAYS,
     reuseMaxAgeMs: c.REUSE_MAX_AGE,
     scanRateLimit: c.SCAN_RATE_LIMIT,

@@ -1,14 +1,24 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../db/database.ts';
-import { pauseHost, readHostPacing, reserveHostFetch, setHostCrawlDelay, widenHost } from '../db/repositories/host-pacing.repository.ts';
-import { crawlDelayMs, hostAllowance, hostPauseMs, pacingHost, throttleWaitMs, windowAfterPushback, windowAfterSuccess, type HostPacer } from '../shared/politeness.ts';
+import { claimHostFetch, pauseHost, readHostPacing, releaseHostFetch, reserveHostFetch, setHostCrawlDelay, widenHost } from '../db/repositories/host-pacing.repository.ts';
+import { crawlDelayMs, FREE_SLOT, hostAllowance, hostPauseMs, pacingHost, throttleWaitMs, windowAfterPushback, windowAfterSuccess, type HostPacer } from '../shared/politeness.ts';
 
 export interface HostPacerSettings {
   /** Pages loaded at once per host at most (HOST_CONCURRENCY). */
   hostConcurrency: number;
   /** robots.txt's Crawl-delay is honoured up to this (CRAWL_DELAY_MAX_MS). */
   crawlDelayMaxMs: number;
+  /**
+   * How long a fetch holds its host (while the host asks for a Crawl-delay) when its worker never
+   * says it got its answer (it died mid-fetch): the longest a fetch may take, and a little more.
+   */
+  fetchLeaseMs?: number;
 }
+
+const DEFAULT_FETCH_LEASE_MS = 60_000;
+/** How often a fetch asks again while another fetch to its host is in flight. */
+const BUSY_POLL_MS = 100;
 
 /** How long a host's settings are taken as read before they are read again (another worker may have paused it). */
 const FRESH_MS = 1_000;
@@ -31,14 +41,30 @@ export function createHostPacer(db: Database, settings: HostPacerSettings): Host
   }
   return {
     maxDelayMs: settings.crawlDelayMaxMs,
-    async before(url, signal, late) {
+    async before(url, signal) {
       const host = pacingHost(url);
-      if (!host) return 0;
+      if (!host) return FREE_SLOT;
       const s = await state(host);
-      if (s.crawlDelayMs === 0 && s.pausedUntil <= Date.now()) return 0;
-      const wait = await reserveHostFetch(db, host, s.crawlDelayMs > 0 && late ? late(s.crawlDelayMs) : 0);
+      if (s.crawlDelayMs === 0 && s.pausedUntil <= Date.now()) return FREE_SLOT;
+      // The slot orders the host's fetches (and spreads them over time)...
+      const wait = await reserveHostFetch(db, host);
       if (wait > 0) await sleep(wait, undefined, { signal }).catch(() => {});
-      return wait;
+      if (s.crawlDelayMs === 0) return { waitedMs: wait, done: FREE_SLOT.done };
+      // ...and, while the host asks for a Crawl-delay, each fetch also waits until the one before
+      // it got its answer that long ago: a fetch reaches the site some time after its slot.
+      const token = randomUUID();
+      let waited = wait;
+      while (!signal?.aborted) {
+        const more = await claimHostFetch(db, host, token, settings.fetchLeaseMs ?? DEFAULT_FETCH_LEASE_MS, BUSY_POLL_MS);
+        if (more === 0) break;
+        waited += more;
+        await sleep(more, undefined, { signal }).catch(() => {});
+      }
+      let released: Promise<void> | undefined;
+      return {
+        waitedMs: waited,
+        done: () => (released ??= releaseHostFetch(db, host, token).catch(() => {})),
+      };
     },
     async pausedFor(url) {
       const host = pacingHost(url);

@@ -189,6 +189,11 @@ export interface HostPacingTable {
   paused_until: Timestamp | null;
   /** Pages loaded at once (AIMD); null: the configured maximum. */
   window: number | null;
+  /** The fetch in flight to the host while it asks for a Crawl-delay (its holder's token), and its lease. */
+  fetching_token: string | null;
+  fetching_until: Timestamp | null;
+  /** When the host's last fetch got its answer: its Crawl-delay counts from there. */
+  last_fetch_done_at: Timestamp | null;
   updated_at: Generated<Date>;
 }
 

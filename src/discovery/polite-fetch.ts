@@ -23,9 +23,9 @@ export function politeFetch(o: PoliteFetchOptions): PoliteFetch {
   const attempts = o.attempts ?? 1;
   return async (url, opts) => {
     for (let attempt = 1; ; attempt++) {
-      const waited = await o.pacer.before(url, o.signal);
-      if (waited > 0) o.onWait?.(waited);
-      const out = await fetchPage(url, opts);
+      const slot = await o.pacer.before(url, o.signal);
+      if (slot.waitedMs > 0) o.onWait?.(slot.waitedMs);
+      const out = await fetchPage(url, opts).finally(() => slot.done());
       if (out.kind !== 'throttled') return out;
       const wait = await o.pacer.pushedBack(url, { attempt, ...(out.retryAfterMs !== undefined ? { retryAfterMs: out.retryAfterMs } : {}) });
       if (attempt >= attempts || o.signal?.aborted) return out;

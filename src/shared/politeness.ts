@@ -73,13 +73,6 @@ export function hostAllowance(state: { window: number; crawlDelayMs: number }): 
   return state.crawlDelayMs > 0 ? 1 : Math.max(1, Math.floor(state.window));
 }
 
-/**
- * A browser's document load reaches the site after its fetch slot, by up to this much on a busy
- * worker (measured: 0.65 s on a 2-core machine at a load of 7): the next slot is that much later,
- * half the Crawl-delay at most, so that no fetch follows it sooner than the site asked.
- */
-export const browserLateMs = (crawlDelayMs: number): number => Math.min(1_000, Math.round(crawlDelayMs / 2));
-
 /** robots.txt's Crawl-delay (seconds, possibly fractional) as the spacing honoured, in ms. */
 export function crawlDelayMs(seconds: number | undefined, maxMs: number = DEFAULT_CRAWL_DELAY_MAX_MS): number {
   if (seconds === undefined || !Number.isFinite(seconds) || seconds <= 0) return 0;
@@ -87,19 +80,31 @@ export function crawlDelayMs(seconds: number | undefined, maxMs: number = DEFAUL
 }
 
 /**
- * What the site's pacing is to the page scan and to discovery. `before` waits for the host's next
- * fetch slot (its Crawl-delay after the last fetch, the end of a pause it asked for) and answers
- * how long it waited; `pushedBack` records a 429 or 503 (the host's window halves and every fetch
+ * A fetch's turn at its host (`HostPacer.before`): how long it waited for it, and `done`, to be
+ * called once the fetch got its answer or failed (a browser's document load: its response).
+ */
+export interface FetchSlot {
+  waitedMs: number;
+  /** The host's Crawl-delay counts from now, and its next fetch may go. Never throws; once is enough. */
+  done(): Promise<void>;
+}
+
+/** The slot of a fetch nobody paces. */
+export const FREE_SLOT: FetchSlot = Object.freeze({ waitedMs: 0, done: async () => {} });
+
+/**
+ * What the site's pacing is to the page scan and to discovery. `before` waits for the host's turn
+ * (its Crawl-delay after the last fetch got its answer, the end of a pause it asked for) and
+ * answers the fetch's slot; the Crawl-delay counts from the answer, not from the slot, because a
+ * fetch reaches the site some time after its slot (a browser's document load leaves after the
+ * Playwright driver, the page's event loop and the network stack have had their turn, a
+ * noticeable while on a busy worker), and while the host asks for a delay one fetch at a time is
+ * in flight; `pushedBack` records a 429 or 503 (the host's window halves and every fetch
  * to it pauses for what the site asked, `hostPauseMs`) and answers how long the refused fetch
  * waits before its next try (`throttleWaitMs`); `succeeded` lets the window grow again.
  */
 export interface HostPacer {
-  /**
-   * `late`: how much later than its slot the fetch may reach the site (a browser's document load
-   * leaves after the Playwright driver, the page's event loop and the network stack have had their
-   * turn, a noticeable while on a busy worker): the host's next slot is pushed back by as much.
-   */
-  before(url: string, signal?: AbortSignal, late?: (crawlDelayMs: number) => number): Promise<number>;
+  before(url: string, signal?: AbortSignal): Promise<FetchSlot>;
   /** How long the host asked everyone to pause from now (0: no pause), without taking a fetch slot. */
   pausedFor(url: string): Promise<number>;
   pushedBack(url: string, wait: { attempt: number; retryAfterMs?: number }): Promise<number>;
@@ -114,7 +119,7 @@ export interface HostPacer {
 
 /** A pacer that never waits: single-page tools, tests, and hosts nobody limits. */
 export const UNPACED: HostPacer = {
-  before: async () => 0,
+  before: async () => FREE_SLOT,
   pausedFor: async () => 0,
   pushedBack: async (_url, wait) => throttleWaitMs(wait.attempt, wait.retryAfterMs),
   succeeded: async () => {},

@@ -108,7 +108,8 @@ describe('a careful guest on sites that push back', () => {
     // Each page is fetched by discovery and loaded by the browser: 24 fetches, 2 s apart at least.
     expect(pageFetches.length).toBeGreaterThanOrEqual(24);
     const gaps = pageFetches.slice(1).map((t, i) => t - pageFetches[i]!);
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1900);
+    // Counted from the answer to the fetch before, the site sees no two closer than it asked.
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(2000);
     expect(c.throttledMs).toBeGreaterThan(0);
   }, 420_000);
 });

@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import type { Database } from '../../db/database.ts';
 import type { Logger } from '../../logger.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
-import type { HostPacer } from '../../shared/politeness.ts';
+import { FREE_SLOT, type HostPacer } from '../../shared/politeness.ts';
 import type { ViewportName } from '../../shared/contracts.ts';
 import type { StateExplorationOptions } from '../../audit/states/explore.ts';
 import { auditKey } from '../../audit/reuse/audit-key.ts';
@@ -69,12 +69,10 @@ async function revalidateAll(deps: ReuseDeps, entries: readonly ResourceEntry[],
   let changed: string | undefined;
   const one = async (i: number) => {
     const entry = entries[i]!;
-    if (i === 0 && deps.pacer) {
-      const waited = await deps.pacer.before(entry.url, both);
-      if (waited > 0) onWait(waited);
-    }
+    const slot = i === 0 && deps.pacer ? await deps.pacer.before(entry.url, both) : FREE_SLOT;
+    if (slot.waitedMs > 0) onWait(slot.waitedMs);
     Context.current().heartbeat({ stage: 'Revalidating', checked: i + 1, of: entries.length });
-    const answer = await revalidateResource(entry, { policy: deps.policy, timeoutMs: deps.pageLoadTimeoutMs, signal: both });
+    const answer = await revalidateResource(entry, { policy: deps.policy, timeoutMs: deps.pageLoadTimeoutMs, signal: both }).finally(() => slot.done());
     if (answer.throttled && deps.pacer) {
       await deps.pacer.pushedBack(entry.url, { attempt: 1, ...(answer.throttled.retryAfterMs !== undefined ? { retryAfterMs: answer.throttled.retryAfterMs } : {}) });
     }

@@ -1,6 +1,6 @@
-import type { CDPSession, Page } from 'playwright';
+import type { CDPSession, Page, Request } from 'playwright';
 import { onOrigin } from '../../shared/site-auth.ts';
-import { browserLateMs, type HostPacer } from '../../shared/politeness.ts';
+import type { FetchSlot, HostPacer } from '../../shared/politeness.ts';
 
 /**
  * From the first document on, the page stays put: a meta refresh, a script redirect or a refresh
@@ -41,7 +41,25 @@ export interface Hold {
 export async function holdStill(page: Page, siteHeaders?: { origin: string; headers: Record<string, string> }, pacer?: HostPacer): Promise<Hold> {
   const state = { depth: 0, opening: true };
   released.set(page, state);
-  const hold: Hold = { waitedMs: 0, lock: () => void (state.opening = false), release: () => void (state.opening = true), follow: async () => {}, cdp: undefined };
+  /** The page's documents that took their host's fetch slot and have no answer yet, by URL. */
+  const inFlight = new Map<string, FetchSlot>();
+  const settle = (req: Request) => {
+    const slot = inFlight.get(req.url());
+    if (!slot || !req.isNavigationRequest()) return;
+    inFlight.delete(req.url());
+    void slot.done();
+  };
+  const settleAll = () => {
+    for (const slot of inFlight.values()) void slot.done();
+    inFlight.clear();
+  };
+  if (pacer) {
+    page.on('response', (r) => settle(r.request()));
+    page.on('requestfailed', settle);
+    page.on('close', settleAll);
+  }
+  // By the document's DOMContentLoaded its answer has come, whatever the events said.
+  const hold: Hold = { waitedMs: 0, lock: () => void ((state.opening = false), settleAll()), release: () => void (state.opening = true), follow: async () => {}, cdp: undefined };
   let cdp: CDPSession | undefined;
   try {
     cdp = await page.context().newCDPSession(page);
@@ -60,13 +78,21 @@ export async function holdStill(page: Page, siteHeaders?: { origin: string; head
       void sent.catch(() => {});
     });
     /**
-     * A document of the page itself (each redirect hop too) waits for its host's fetch slot; any
-     * other request to the site waits out a pause the site asked for (it answered 429 or 503), so
-     * that a page's stylesheets and scripts do not run into the same refusal.
+     * A document of the page itself (each redirect hop too) waits for its host's fetch slot, held
+     * until its answer comes (`inFlight`); any other request to the site waits out a pause the
+     * site asked for (it answered 429 or 503), so that a page's stylesheets and scripts do not run
+     * into the same refusal.
      */
     const paceRequest = async (url: string, pageDocument: boolean): Promise<number> => {
       if (!pacer) return 0;
-      if (pageDocument) return pacer.before(url, undefined, browserLateMs).catch(() => 0);
+      if (pageDocument) {
+        // A document asked for next means the one before got its answer (a redirect, say).
+        settleAll();
+        const slot = await pacer.before(url).catch(() => undefined);
+        if (!slot) return 0;
+        inFlight.set(url, slot);
+        return slot.waitedMs;
+      }
       const paused = Math.min(await pacer.pausedFor(url).catch(() => 0), MAX_RESOURCE_PAUSE_MS);
       if (paused > 0) await new Promise((resolve) => setTimeout(resolve, paused));
       return paused;

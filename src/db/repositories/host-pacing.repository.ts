@@ -27,17 +27,58 @@ export async function setHostCrawlDelay(db: Db, host: string, crawlDelayMs: numb
 
 /**
  * Takes the host's next fetch slot: the later of now, the host's next free slot and the end of its
- * pause; the slot after it is `crawlDelayMs` (plus `lateMs`, how late the fetch may reach the site)
- * later. Answers how long from now the caller waits.
+ * pause; the slot after it is `crawlDelayMs` later. Answers how long from now the caller waits.
+ * The slot orders the host's fetches; `claimHostFetch` then makes each wait for the one before.
  */
-export async function reserveHostFetch(db: Db, host: string, lateMs = 0): Promise<number> {
+export async function reserveHostFetch(db: Db, host: string): Promise<number> {
   const r = await sql<{ wait_ms: number }>`
     insert into host_pacing as h (host) values (${host})
     on conflict (host) do update set
-      next_fetch_at = greatest(h.next_fetch_at, now(), coalesce(h.paused_until, now())) + (h.crawl_delay_ms + ${lateMs}::int) * interval '1 millisecond',
+      next_fetch_at = greatest(h.next_fetch_at, now(), coalesce(h.paused_until, now())) + h.crawl_delay_ms * interval '1 millisecond',
       updated_at = now()
-    returning greatest(0, extract(epoch from (h.next_fetch_at - (h.crawl_delay_ms + ${lateMs}::int) * interval '1 millisecond' - now())) * 1000)::float8 as wait_ms`.execute(db);
+    returning greatest(0, extract(epoch from (h.next_fetch_at - h.crawl_delay_ms * interval '1 millisecond' - now())) * 1000)::float8 as wait_ms`.execute(db);
   return Math.max(0, Math.round(Number(r.rows[0]?.wait_ms ?? 0)));
+}
+
+/**
+ * The host's one fetch in flight, while it asks for a Crawl-delay: taken (`token`, leased for
+ * `leaseMs`) when nobody holds it and the last fetch got its answer `crawl_delay_ms` ago or more,
+ * and no pause is on. Answers 0 when taken, else how long to wait before asking again (`busyMs`
+ * while another fetch is in flight).
+ */
+export async function claimHostFetch(db: Db, host: string, token: string, leaseMs: number, busyMs: number): Promise<number> {
+  const r = await sql<{ wait_ms: number; taken: boolean }>`
+    with cur as (select * from host_pacing where host = ${host} for update),
+    took as (
+      update host_pacing h set fetching_token = ${token}, fetching_until = now() + ${leaseMs}::int * interval '1 millisecond', updated_at = now()
+      from cur
+      where h.host = cur.host
+        and (cur.fetching_until is null or cur.fetching_until <= now() or cur.fetching_token = ${token})
+        and (cur.last_fetch_done_at is null or cur.last_fetch_done_at + cur.crawl_delay_ms * interval '1 millisecond' <= now())
+        and (cur.paused_until is null or cur.paused_until <= now())
+      returning h.host
+    )
+    select (exists (select 1 from took) or not exists (select 1 from cur)) as taken,
+      coalesce((select greatest(
+        case when cur.fetching_until > now() and cur.fetching_token is distinct from ${token} then ${busyMs}::float8 else 0 end,
+        extract(epoch from (cur.last_fetch_done_at + cur.crawl_delay_ms * interval '1 millisecond' - now())) * 1000,
+        extract(epoch from (cur.paused_until - now())) * 1000,
+        1
+      ) from cur), 0)::float8 as wait_ms`.execute(db);
+  const row = r.rows[0];
+  if (!row || row.taken) return 0;
+  return Math.max(1, Math.round(Number(row.wait_ms)));
+}
+
+/** The fetch holding `token` got its answer (or failed): the host's Crawl-delay counts from now, and the next fetch may go. */
+export async function releaseHostFetch(db: Db, host: string, token: string): Promise<void> {
+  await sql`
+    update host_pacing set
+      last_fetch_done_at = greatest(coalesce(last_fetch_done_at, now()), now()),
+      fetching_token = case when fetching_token = ${token} then null else fetching_token end,
+      fetching_until = case when fetching_token = ${token} then null else fetching_until end,
+      updated_at = now()
+    where host = ${host}`.execute(db);
 }
 
 /**

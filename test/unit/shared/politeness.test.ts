@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  browserLateMs,
   crawlDelayMs,
   hostAllowance,
   MAX_BACKOFF_MS,
@@ -56,10 +55,6 @@ describe('politeness rules', () => {
     expect(crawlDelayMs(0.5)).toBe(500);
     expect(crawlDelayMs(3600, 10_000)).toBe(10_000);
     for (const none of [undefined, 0, -3, Number.NaN]) expect(crawlDelayMs(none)).toBe(0);
-    // A browser's document load may reach the site late: the next slot waits half the delay more, a second at most.
-    expect(browserLateMs(2000)).toBe(1000);
-    expect(browserLateMs(500)).toBe(250);
-    expect(browserLateMs(10_000)).toBe(1000);
     expect(pacingHost('https://Example.org:8443/a')).toBe('example.org:8443');
     expect(pacingHost('not a url')).toBeUndefined();
   });
