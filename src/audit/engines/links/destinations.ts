@@ -129,3 +129,38 @@ export function judgeIdenticalLinks(
   }
   return out;
 }
+
+/**
+ * Whether a link's `href` takes it anywhere (WCAG 4.1.2: a link is announced as a link, so its
+ * function must be to go somewhere; one that only runs a script acts as a button):
+ * - `confirmed` (`script`): a `javascript:` address whose code does something other than going
+ *   to another address, or an empty address (`javascript:void(0)`, a bare `#`) whose `onclick`
+ *   calls script that does not navigate: the link acts on the page;
+ * - `needs_review` (`void`, `hash`): a `javascript:void(0)` or a bare `#` with no `onclick`: by
+ *   itself it goes nowhere (or to the top of the page), and what a listener added by script does
+ *   with it cannot be read from the markup;
+ * - `pass`: any other address, `#top`, a hash route (`#/…`, `#!/…`), script that navigates.
+ */
+export function judgeLinkHref(href: string, onclick: string | null): { verdict: 'pass' } | { verdict: 'confirmed' | 'needs_review'; reason: 'script' | 'void' | 'hash' } {
+  const NAVIGATES = /\blocation\b|\.href\b|\bopen\s*\(|\bnavigate\w*\s*\(|\bhistory\.|\.submit\s*\(|\bgo\s*\(|\brouter\b|\bassign\s*\(/i;
+  const raw = String(href).trim();
+  let code: string | null = null;
+  if (/^javascript:/i.test(raw)) {
+    code = raw.slice(11);
+    try {
+      code = decodeURIComponent(code);
+    } catch {
+      // Not percent-encoded as a URL would be: read it as written.
+    }
+  }
+  const bareHash = raw === '#' || raw === '#!';
+  if (code === null && !bareHash) return { verdict: 'pass' };
+  const empty = (s: string) => /^[\s;]*(?:void\s*\(?\s*0\s*\)?|undefined|null|false|return\s+false)?[\s;]*$/i.test(s);
+  if (code !== null && !empty(code)) return NAVIGATES.test(code) ? { verdict: 'pass' } : { verdict: 'confirmed', reason: 'script' };
+  const handler = String(onclick || '');
+  if (NAVIGATES.test(handler)) return { verdict: 'pass' };
+  // Something is called other than cancelling the click: the link acts on the page.
+  const calls = handler.replace(/\b(?:event|e)\.(?:preventDefault|stopPropagation)\s*\(\s*\)/g, '').replace(/\breturn\s+false\b/g, '');
+  if (/[\w$\]]\s*\(/.test(calls) || /[\w$\].]\s*=[^=]/.test(calls)) return { verdict: 'confirmed', reason: 'script' };
+  return { verdict: 'needs_review', reason: code !== null ? 'void' : 'hash' };
+}

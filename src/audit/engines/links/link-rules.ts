@@ -16,13 +16,18 @@
  *   context (the same text of the same kind of context; both without any context counts as the
  *   same) that go to different places. The check's `after` step compares them across the whole
  *   page (all frames); see `judgeIdenticalLinks` for when it is confirmed.
+ *
+ * And one of name, role, value (WCAG 4.1.2): `link-href-no-destination`, a link whose address
+ * takes it nowhere (`javascript:`, a bare `#`): announced as a link, it acts as a button; see
+ * `judgeLinkHref` for when that is confirmed.
  */
-import { compareDestinations, judgeIdenticalLinks, onclickDestination } from './destinations.ts';
+import { compareDestinations, judgeIdenticalLinks, judgeLinkHref, onclickDestination } from './destinations.ts';
 import { classifyLinkName, judgeLinkName, LINK_NAME_LISTS, normaliseLinkName, type LinkNameLists } from './link-names.ts';
 
 export const CUSTOM_RULE_IDS = {
   linkTextGeneric: 'link-text-generic',
   linkIdenticalNameDifferentPurpose: 'link-identical-name-different-purpose',
+  linkHrefNoDestination: 'link-href-no-destination',
 } as const;
 
 /** ACT rules each of the service's axe-registered rules implements (read by the accuracy harness). */
@@ -43,6 +48,7 @@ interface Helpers {
   compareDestinations: typeof compareDestinations;
   onclickDestination: typeof onclickDestination;
   judgeIdenticalLinks: typeof judgeIdenticalLinks;
+  judgeLinkHref: typeof judgeLinkHref;
 }
 
 function registerCustomRules(axe: any, lists: LinkNameLists, h: Helpers): void {
@@ -479,8 +485,46 @@ function registerCustomRules(axe: any, lists: LinkNameLists, h: Helpers): void {
           },
         },
       },
+      {
+        id: 'a11y-audit-link-href-destination',
+        evaluate(this: any, node: Element) {
+          const href = node.getAttribute('href');
+          if (href === null) return true;
+          const v = h.judgeLinkHref(href, node.getAttribute('onclick'));
+          if (v.verdict === 'pass') return true;
+          this.data({ href: href.slice(0, 200), messageKey: v.reason });
+          return v.verdict === 'confirmed' ? false : undefined;
+        },
+        metadata: {
+          impact: 'serious',
+          messages: {
+            pass: 'The link goes to an address',
+            fail: 'The link goes nowhere (${data.href}) and runs a script instead: it is announced as a link but acts as a button',
+            incomplete: {
+              default: 'The link goes nowhere by itself (${data.href}); check what activating it does: if it acts on the page rather than going somewhere, it must be a button',
+              hash: 'The link only goes to the top of the page (href="#"); check what activating it does: if a script makes it act on the page, it must be a button, and if it should go somewhere, give it that address',
+            },
+          },
+        },
+      },
     ],
     rules: [
+      {
+        id: 'link-href-no-destination',
+        selector: 'a[href], area[href]',
+        matches: isLinkForRule,
+        excludeHidden: true,
+        tags: ['cat.name-role-value', 'wcag2a', 'wcag412', 'a11y-audit'],
+        impact: 'serious',
+        metadata: {
+          description: 'Ensures that every link goes somewhere, and that what acts on the page is a button',
+          help: 'A link must go to an address; a control that runs a script must be a button',
+          helpUrl: 'https://www.w3.org/WAI/WCAG22/Understanding/name-role-value.html',
+        },
+        all: [],
+        any: ['a11y-audit-link-href-destination'],
+        none: [],
+      },
       {
         id: 'link-text-generic',
         selector: LINKS,
@@ -520,7 +564,7 @@ function registerCustomRules(axe: any, lists: LinkNameLists, h: Helpers): void {
 /** Source to append to axe-core's own source: it registers the custom rules on load. */
 export function customRulesSource(lang = 'en'): string {
   const lists = LINK_NAME_LISTS[lang] ?? LINK_NAME_LISTS.en!;
-  const fns: Helpers = { normaliseLinkName, classifyLinkName, judgeLinkName, compareDestinations, onclickDestination, judgeIdenticalLinks };
+  const fns: Helpers = { normaliseLinkName, classifyLinkName, judgeLinkName, compareDestinations, onclickDestination, judgeIdenticalLinks, judgeLinkHref };
   const helpers = Object.entries(fns)
     .map(([key, fn]) => `${key}: (${String(fn)})`)
     .join(',\n');

@@ -181,3 +181,28 @@ describe('link-identical-name-different-purpose (2.4.4, ACT fd3a94)', () => {
     expect(Object.entries(found).filter(([k]) => k.includes('s1') || k.includes('s2')).map(([, v]) => v)).toEqual(['confirmed', 'confirmed']);
   });
 });
+
+describe('link-href-no-destination (4.1.2)', () => {
+  it('confirms a link that runs a script acting on the page, asks for review of one that goes nowhere by itself, passes real addresses and buttons', async () => {
+    const r = await scan(`
+      <main>
+        <h1>Links</h1>
+        <a id="js" href="javascript:alert('Hello world!')">Press me!</a>
+        <a id="hash-onclick" href="#" onclick="document.getElementById('panel').hidden = false; return false;">Show the panel</a>
+        <div id="panel" hidden>Panel</div>
+        <a id="hash" href="#">Do something</a>
+        <a id="void" href="javascript:void(0)">Open</a>
+        <a id="as-button" role="button" href="#" onclick="return false">Toggle</a>
+        <a id="top" href="#top">Back to top</a>
+        <a id="route" href="#/settings">Settings</a>
+        <a id="go" href="javascript:location.href='/a'">Go</a>
+        <a id="real" href="/about">About us</a>
+        <a id="hidden" href="#" style="display:none">Hidden</a>
+      </main>
+    `);
+    expect(at(r, 'link-href-no-destination')).toEqual({ '#js': 'confirmed', '#hash-onclick': 'confirmed', '#hash': 'needs_review', '#void': 'needs_review' });
+    const js = ofRule(r, 'link-href-no-destination').find((f) => f.elementSelector === '#js')!;
+    expect(js.wcagCriterion).toBe('4.1.2');
+    expect(js.failureSummary).toContain('acts as a button');
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { customRulesSource } from '../../../../../src/audit/engines/links/link-rules.ts';
-import { compareDestinations, judgeIdenticalLinks, onclickDestination, type LinkForComparison } from '../../../../../src/audit/engines/links/destinations.ts';
+import { compareDestinations, judgeIdenticalLinks, judgeLinkHref, onclickDestination, type LinkForComparison } from '../../../../../src/audit/engines/links/destinations.ts';
 import { classifyLinkName, judgeLinkName, LINK_NAME_LISTS, normaliseLinkName, type VagueLinkFacts } from '../../../../../src/audit/engines/links/link-names.ts';
 
 const en = LINK_NAME_LISTS.en!;
@@ -146,12 +146,49 @@ describe('judgeIdenticalLinks', () => {
 });
 
 describe('customRulesSource', () => {
-  it('is self-contained JavaScript that registers both rules on an axe object', () => {
+  it('is self-contained JavaScript that registers its three rules on an axe object', () => {
     const configured: any[] = [];
     const fakeAxe = { configure: (c: any) => configured.push(c) };
     new Function('window', customRulesSource('en'))({ axe: fakeAxe });
     expect(configured).toHaveLength(1);
-    expect(configured[0].rules.map((r: any) => r.id)).toEqual(['link-text-generic', 'link-identical-name-different-purpose']);
+    expect(configured[0].rules.map((r: any) => r.id)).toEqual(['link-href-no-destination', 'link-text-generic', 'link-identical-name-different-purpose']);
     expect(configured[0].checks.every((c: any) => typeof c.evaluate === 'function')).toBe(true);
+  });
+});
+
+describe('judgeLinkHref (4.1.2: a link goes somewhere)', () => {
+  it.each([
+    // Script that acts on the page: a button announced as a link.
+    ["javascript:alert('Hello world!')", null, 'confirmed'],
+    ['javascript:toggleMenu()', null, 'confirmed'],
+    ['JavaScript:%20showPanel(2)', null, 'confirmed'],
+    ['#', 'openDialog(); return false;', 'confirmed'],
+    ['javascript:void(0)', "document.getElementById('m').hidden = false", 'confirmed'],
+    // Goes nowhere by itself; a listener the markup does not show decides.
+    ['#', null, 'needs_review'],
+    ['#', 'event.preventDefault(); return false', 'needs_review'],
+    ['javascript:void(0)', null, 'needs_review'],
+    ['javascript:;', '', 'needs_review'],
+    ['  #!  ', null, 'needs_review'],
+    // Goes somewhere.
+    ['/about', null, 'pass'],
+    ['#top', null, 'pass'],
+    ['#main', null, 'pass'],
+    ['#/settings', null, 'pass'],
+    ['#!/inbox', null, 'pass'],
+    ["javascript:location.href='/a'", null, 'pass'],
+    ["javascript:window.open('/help')", null, 'pass'],
+    ['#', "location.href='/next'", 'pass'],
+    ['#', 'router.push("/x")', 'pass'],
+    ['', null, 'pass'],
+    ['mailto:a@example.org', null, 'pass'],
+  ] as const)('%s (onclick %s): %s', (href, onclick, verdict) => {
+    expect(judgeLinkHref(href, onclick).verdict).toBe(verdict);
+  });
+
+  it('says why', () => {
+    expect(judgeLinkHref('javascript:go2()', null)).toEqual({ verdict: 'confirmed', reason: 'script' });
+    expect(judgeLinkHref('javascript:void 0', null)).toEqual({ verdict: 'needs_review', reason: 'void' });
+    expect(judgeLinkHref('#', null)).toEqual({ verdict: 'needs_review', reason: 'hash' });
   });
 });
