@@ -53,13 +53,15 @@ export function createHostPacer(db: Database, settings: HostPacerSettings): Host
       // ...and, while the host asks for a Crawl-delay, each fetch also waits until the one before
       // it got its answer that long ago: a fetch reaches the site some time after its slot.
       const token = randomUUID();
-      let waited = wait;
+      const claiming = Date.now();
+      let polled = false;
       while (!signal?.aborted) {
         const more = await claimHostFetch(db, host, token, settings.fetchLeaseMs ?? DEFAULT_FETCH_LEASE_MS, BUSY_POLL_MS);
         if (more === 0) break;
-        waited += more;
+        polled = true;
         await sleep(more, undefined, { signal }).catch(() => {});
       }
+      const waited = wait + (polled ? Date.now() - claiming : 0);
       let released: Promise<void> | undefined;
       return {
         waitedMs: waited,
