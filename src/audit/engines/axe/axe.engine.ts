@@ -165,6 +165,48 @@ async function withoutInertRefresh(page: PageSession['page'], rules: AxeRuleResu
 }
 
 /**
+ * axe's `th-has-data-cells` asks for review when a header cell has no data cell to head, since
+ * cells may be empty on purpose. A table (or grid) with header cells and no data cell at all is
+ * not that: every header heads nothing, the case ACT d0f69e ("Table header cell has assigned
+ * cells", 1.3.1) fails. Those nodes become violations; the rest stay as axe said.
+ */
+export async function withHeadersOverNothing(
+  page: PageSession['page'],
+  results: { violations: AxeRuleResult[]; incomplete: AxeRuleResult[] },
+): Promise<{ violations: AxeRuleResult[]; incomplete: AxeRuleResult[] }> {
+  const rule = results.incomplete.find((r) => r.id === 'th-has-data-cells');
+  if (!rule) return results;
+  const selectors = rule.nodes.map((n) => (n.target.length === 1 && typeof n.target[0] === 'string' ? n.target[0] : ''));
+  const empty = await page
+    .evaluate((sels: string[]) => {
+      const CELLS = 'td, [role="cell" i], [role="gridcell" i]';
+      return sels.map((sel) => {
+        if (!sel) return false;
+        let el: Element | null = null;
+        try {
+          el = document.querySelector(sel);
+        } catch {
+          return false;
+        }
+        const table = el?.closest('table, [role="table" i], [role="grid" i], [role="treegrid" i]');
+        if (!table) return false;
+        // Cells of a table nested in this one are not its cells, nor are they empty of it.
+        return ![...table.querySelectorAll(CELLS)].some((c) => c.closest('table, [role="table" i], [role="grid" i], [role="treegrid" i]') === table);
+      });
+    }, selectors)
+    .catch(() => selectors.map(() => false));
+  if (!empty.some(Boolean)) return results;
+  const why = 'The table has header cells and no data cell at all: every header heads nothing, and its structure says there is data where there is none.';
+  const moved = rule.nodes.filter((_, i) => empty[i]).map((n) => ({ ...n, failureSummary: why }));
+  const kept = rule.nodes.filter((_, i) => !empty[i]);
+  const own = results.violations.find((r) => r.id === rule.id);
+  return {
+    violations: own ? results.violations.map((r) => (r === own ? { ...r, nodes: [...r.nodes, ...moved] } : r)) : [...results.violations, { ...rule, nodes: moved }],
+    incomplete: kept.length ? results.incomplete.map((r) => (r === rule ? { ...r, nodes: kept } : r)) : results.incomplete.filter((r) => r !== rule),
+  };
+}
+
+/**
  * axe-core with WCAG 2.0/2.1/2.2 A/AA tags, the best-practice rules with a documented WCAG failure,
  * plus the service's rules registered into the same pass, run inside the page.
  */
@@ -181,8 +223,9 @@ export const axeEngine: ScanEngine = {
         resultTypes: ['violations', 'incomplete'],
       }),
     );
-    const violations = await withoutInertRefresh(page, await withoutInert(page, results.violations as AxeRuleResult[]));
-    const findings = axeDrafts(violations, results.incomplete as AxeRuleResult[]);
+    const judged = await withHeadersOverNothing(page, { violations: results.violations as AxeRuleResult[], incomplete: results.incomplete as AxeRuleResult[] });
+    const violations = await withoutInertRefresh(page, await withoutInert(page, judged.violations));
+    const findings = axeDrafts(violations, judged.incomplete);
     return { findings, passes: passedRules(results.passes as AxeRuleResult[], results.passCounts) };
   },
 };

@@ -78,3 +78,22 @@ describe('axe engine: only the meta refresh that acts is judged', () => {
     expect(ofRule(acting, 'meta-refresh').map((f) => f.type)).toEqual(['confirmed']);
   });
 });
+
+describe('axe engine: header cells over no data cell at all (ACT d0f69e)', () => {
+  it('confirms the headers of a table that has no data cell; a table whose header merely lacks cells below stays as axe says', async () => {
+    const r = await scan(`
+      <main>
+        <table id="only-headers"><thead><tr><th>Foo</th><th>Bar</th></tr></thead></table>
+        <table id="outer"><tr><th>Outer</th></tr><tr><th><table><tr><td>Inner cell</td></tr></table></th></tr></table>
+        <table id="short"><tr><th>Cities</th><th>Count</th></tr><tr><td>Paris</td></tr></table>
+      </main>
+    `);
+    const found = Object.fromEntries(ofRule(r, 'th-has-data-cells').map((f) => [f.elementSelector, f.type]));
+    // axe's rule is about the table: the nested table's data cell is not the outer table's.
+    // The short table has data cells: axe's own verdict stands (its header "Count" heads nothing).
+    expect(found).toEqual({ '#only-headers': 'confirmed', '#outer': 'confirmed', '#short': 'needs_review' });
+    const only = ofRule(r, 'th-has-data-cells').find((f) => f.elementSelector === '#only-headers')!;
+    expect(only.wcagCriterion).toBe('1.3.1');
+    expect(only.failureSummary).toContain('no data cell at all');
+  });
+});
