@@ -198,6 +198,8 @@ describe('link-href-no-destination (4.1.2)', () => {
         <a id="go" href="javascript:location.href='/a'">Go</a>
         <a id="real" href="/about">About us</a>
         <a id="hidden" href="#" style="display:none">Hidden</a>
+        <nav><ul><li><a id="toc" href="#">Links</a><ul><li><a href="#usage">Usage</a></li></ul></li></ul></nav>
+        <a id="back" href="#">Back to top</a>
       </main>
     `);
     expect(at(r, 'link-href-no-destination')).toEqual({ '#js': 'confirmed', '#hash-onclick': 'confirmed', '#hash': 'needs_review', '#void': 'needs_review' });

@@ -191,4 +191,10 @@ describe('judgeLinkHref (4.1.2: a link goes somewhere)', () => {
     expect(judgeLinkHref('javascript:void 0', null)).toEqual({ verdict: 'needs_review', reason: 'void' });
     expect(judgeLinkHref('#', null)).toEqual({ verdict: 'needs_review', reason: 'hash' });
   });
+
+  it("passes a bare # named after the top of the page (a table of contents' first entry), not one that acts", () => {
+    expect(judgeLinkHref('#', null, true)).toEqual({ verdict: 'pass' });
+    expect(judgeLinkHref('#', 'toggle()', true).verdict).toBe('confirmed');
+    expect(judgeLinkHref('javascript:void(0)', null, true).verdict).toBe('needs_review');
+  });
 });
