@@ -27,6 +27,10 @@ export const MEDIA_GUIDES: Readonly<Record<string, FixGuide>> = {
     who: 'Sound that starts by itself talks over screen readers, so their users cannot hear the page to find a way to stop it; it also distracts people with attention or cognitive difficulties.',
     fix: 'Do not start sound automatically; if you must, keep it under 3 seconds, or give the player visible controls (the controls attribute) or a pause/mute button at the start of the page.',
   },
+  'animated-image-no-pause': {
+    who: 'Movement that cannot be stopped pulls the attention of people with attention deficits, autism or reading difficulties away from the text, and can make people with vestibular disorders unwell; screen magnifier users lose their place.',
+    fix: 'Make the GIF stop within five seconds (set its loop count and shorten it), or show a still image with a play button, or add a visible pause button before it; also give users who ask for reduced motion a still image (<picture><source media="(prefers-reduced-motion: reduce)" srcset="still.png">).',
+  },
 };
 
 /**
@@ -42,4 +46,5 @@ export const MEDIA_CATALOGUE = ruleEntries('media', [
   { id: 'audio-transcript-missing', mayAlsoFail: ['1.1.1'], criteria: ['1.2.1'], severities: ['serious'] },
   { id: 'media-link-alternative-missing', criteria: ['1.2.1', '1.2.3'], severities: ['moderate'] },
   { id: 'autoplay-audio-no-control', criteria: ['1.4.2'], severities: ['critical'] },
+  { id: 'animated-image-no-pause', criteria: ['2.2.2'], severities: ['serious'] },
 ]);

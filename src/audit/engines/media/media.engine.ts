@@ -2,6 +2,7 @@ import type { FindingDraft } from '../../../shared/findings.ts';
 import { ensureInPage } from '../../session/in-page.ts';
 import { collectMediaFacts, DEFAULT_MEDIA_CAPS, probeAudio, type AudioProbe, type MediaFacts } from './collect.ts';
 import { alternativeFound, judgeMedia, judgeMediaLink, type MediaRule, type MediaVerdict } from './judge.ts';
+import { animatedImageCandidates, fetchImageBytes, gifTiming, judgeAnimatedImage, MOVES_FOR_MS } from './animated-image.ts';
 import { ownFinding, understandingUrl, type EngineResult, type PageSession, type ScanEngine } from '../engine.ts';
 
 /** ACT rules each rule of this engine implements (for the accuracy harness). */
@@ -83,8 +84,9 @@ export const mediaEngine: ScanEngine = {
   stage: 'CustomChecks',
   async run({ page }: PageSession): Promise<EngineResult> {
     await ensureInPage(page);
+    const animated = await animatedImageFindings(page);
     const facts = await page.evaluate(collectMediaFacts, DEFAULT_MEDIA_CAPS);
-    if (!facts.media.length && !facts.links.length) return { findings: [] };
+    if (!facts.media.length && !facts.links.length) return { findings: animated };
 
     const probes = new Map<number, AudioProbe>();
     const started = Date.now();
@@ -172,6 +174,68 @@ export const mediaEngine: ScanEngine = {
         }),
       );
     }
-    return { findings, supersedes };
+    return { findings: [...findings, ...animated], supersedes };
   },
 };
+
+/** GIFs read per page, the bytes read of each, and how long each read may take. */
+const ANIMATED_CAP = 5;
+const ANIMATED_MAX_BYTES = 4 * 1024 * 1024;
+const ANIMATED_READ_MS = 3_000;
+
+/** `animated-image-no-pause` (2.2.2): GIFs shown on the page that move for more than five seconds (animated-image.ts). */
+async function animatedImageFindings(page: PageSession['page']): Promise<FindingDraft[]> {
+  const candidates = await page.evaluate(animatedImageCandidates, ANIMATED_CAP).catch(() => []);
+  const findings: FindingDraft[] = [];
+  for (const c of candidates) {
+    const b64 = await page.evaluate(fetchImageBytes, { src: c.src, maxBytes: ANIMATED_MAX_BYTES, timeoutMs: ANIMATED_READ_MS }).catch(() => null);
+    const timing = b64 ? gifTiming(Buffer.from(b64, 'base64')) : null;
+    if (!timing) continue;
+    const v = judgeAnimatedImage(timing, c);
+    if (v.outcome === 'pass') continue;
+    const where = await describeOne(page, c.id);
+    if (!where) continue;
+    const moves = v.movesMs === null ? 'loops for ever' : `moves for ${(v.movesMs / 1000).toFixed(1)} s`;
+    const file = c.src.startsWith('data:') ? 'an inline GIF' : (c.src.split(/[?#]/)[0]!.split('/').pop() ?? '').slice(0, 60);
+    const why =
+      v.reason === 'no-control'
+        ? 'and nothing on the page can pause, stop or hide it.'
+        : v.reason === 'control-near'
+          ? 'A button next to it says it pauses or stops it: check that it does, and that it is reachable before the image.'
+          : 'Users who ask for reduced motion get another image: check that it is still, and that others can stop the animation too.';
+    findings.push(
+      ownFinding({
+        ruleId: 'animated-image-no-pause',
+        type: v.outcome,
+        severity: 'serious',
+        criterion: '2.2.2',
+        ...where,
+        help: 'Let people pause animations that last more than five seconds',
+        description: 'Moving content that starts by itself and lasts more than five seconds needs a way to pause, stop or hide it; an animated GIF should stop within five seconds.',
+        failureSummary: `This animated image (${file}, ${timing.frames} frames, ${(timing.cycleMs / 1000).toFixed(1)} s a cycle) ${moves}, longer than ${MOVES_FOR_MS / 1000} s, ${why}`,
+        helpUrl: understandingUrl('pause-stop-hide'),
+        data: {
+          image: { src: c.src.slice(0, 200), width: c.width, height: c.height },
+          frames: timing.frames,
+          cycleMs: timing.cycleMs,
+          plays: timing.plays,
+          ...(v.outcome === 'needs_review' ? { review: { reason: v.reason === 'control-near' ? 'A pause or stop control sits next to the image' : 'A reduced-motion source is offered' } } : {}),
+        },
+      }),
+    );
+  }
+  return findings;
+}
+
+/** The selector and HTML of an element the page remembered. */
+async function describeOne(page: PageSession['page'], id: number): Promise<{ selector: string; html: string } | null> {
+  return page
+    .evaluate((one: number) => {
+      const a = (window as unknown as { __a11yAudit: { withTree<T>(fn: () => T): T; describe(el: Element): { selector: string; html: string }; recall(id: number): Element | undefined } }).__a11yAudit;
+      return a.withTree(() => {
+        const el = a.recall(one);
+        return el && el.isConnected ? a.describe(el) : null;
+      });
+    }, id)
+    .catch(() => null);
+}

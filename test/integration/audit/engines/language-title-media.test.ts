@@ -8,6 +8,7 @@ import { LANGUAGE_GUIDES } from '../../../../src/shared/rules/language.ts';
 import { MEDIA_GUIDES } from '../../../../src/shared/rules/media.ts';
 import { TITLE_GUIDES } from '../../../../src/shared/rules/title.ts';
 import { ofRule, openFixtureScanner, type FixtureScanner, type ScannedResult } from '../../../helpers/scan-fixture.ts';
+import { makeGif } from '../../../helpers/gif.ts';
 
 let scanner: FixtureScanner;
 
@@ -49,6 +50,10 @@ beforeAll(async () => {
   scanner.server.route('/tone.wav', serve(wav(6, true), 'audio/wav'));
   scanner.server.route('/short-tone.wav', serve(wav(2, true), 'audio/wav'));
   scanner.server.route('/silence.wav', serve(wav(6, false), 'audio/wav'));
+  scanner.server.route('/forever.gif', serve(makeGif({ frames: 4, delayCs: 50, loops: 0 }), 'image/gif'));
+  scanner.server.route('/twice.gif', serve(makeGif({ frames: 4, delayCs: 50, loops: 1 }), 'image/gif'));
+  scanner.server.route('/long-twice.gif', serve(makeGif({ frames: 4, delayCs: 100, loops: 1 }), 'image/gif'));
+  scanner.server.route('/still.gif', serve(makeGif({ frames: 1, delayCs: 0 }), 'image/gif'));
   scanner.server.route('/captions.vtt', serve(Buffer.from('WEBVTT\n\n00:00.000 --> 00:05.000\n[Tone]\n'), 'text/vtt'));
 });
 afterAll(async () => {
@@ -261,6 +266,21 @@ describe('media engine', () => {
     }
   });
 
+  it('confirms an animated GIF that moves past five seconds with nothing to stop it; asks for review beside a pause button; passes still, short and tiny ones', async () => {
+    const r = await scan(`
+      <p><img id="forever" src="/forever.gif" alt="A tree" width="80" height="80"></p>
+      <p><img id="long" src="/long-twice.gif" alt="A train" width="80" height="80"></p>
+      <div><img id="paused" src="/forever.gif?b" alt="A cat" width="80" height="80"><button type="button">Pause animation</button></div>
+      <p><img id="short" src="/twice.gif" alt="A dog" width="80" height="80"> <img id="still" src="/still.gif" alt="A bird" width="80" height="80">
+        <img id="tiny" src="/forever.gif?c" alt="" width="16" height="16"></p>`);
+    expect(at(r, 'animated-image-no-pause')).toEqual({ '#forever': 'confirmed', '#long': 'confirmed', '#paused': 'needs_review' });
+    const forever = ofRule(r, 'animated-image-no-pause').find((f) => f.elementSelector === '#forever')!;
+    expect(forever.wcagCriterion).toBe('2.2.2');
+    expect(forever.failureSummary).toContain('loops for ever');
+    expect(forever.data).toMatchObject({ frames: 4, cycleMs: 2000, plays: null });
+    expect(ofRule(r, 'animated-image-no-pause').find((f) => f.elementSelector === '#long')!.failureSummary).toContain('moves for 8.0 s');
+  });
+
   it('asks for a transcript next to links to audio and video files', async () => {
     const r = await scan('<p><a href="/interview.mp3" id="mp3">Listen to the interview</a></p><p><a href="/interview.mov" id="mov">Watch the interview</a></p>');
     expect(at(r, 'media-link-alternative-missing')).toEqual({ '#mp3': 'needs_review', '#mov': 'needs_review' });
@@ -285,6 +305,7 @@ describe('guides', () => {
       'audio-transcript-missing',
       'media-link-alternative-missing',
       'autoplay-audio-no-control',
+      'animated-image-no-pause',
     ];
     const all = { ...LANGUAGE_GUIDES, ...TITLE_GUIDES, ...MEDIA_GUIDES };
     for (const r of rules) expect(all[r]?.who && all[r]?.fix, r).toBeTruthy();
