@@ -189,7 +189,8 @@ async function animatedImageFindings(page: PageSession['page']): Promise<Finding
   const findings: FindingDraft[] = [];
   for (const c of candidates) {
     const b64 = await page.evaluate(fetchImageBytes, { src: c.src, maxBytes: ANIMATED_MAX_BYTES, timeoutMs: ANIMATED_READ_MS }).catch(() => null);
-    const timing = b64 ? gifTiming(Buffer.from(b64, 'base64')) : null;
+    // The page's own answer: a string of at most the bytes asked for, or nothing.
+    const timing = typeof b64 === 'string' && b64.length <= (ANIMATED_MAX_BYTES * 4) / 3 + 4 ? gifTiming(Buffer.from(b64, 'base64')) : null;
     if (!timing) continue;
     const v = judgeAnimatedImage(timing, c);
     if (v.outcome === 'pass') continue;
