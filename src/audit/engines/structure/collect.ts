@@ -306,6 +306,8 @@ export function collectStructureFacts(input: CollectInput): LayoutFacts {
     split('lists');
     // ---- images ------------------------------------------------------------------------------
     const images: ImageFact[] = [];
+    const PICTURED = 12;
+    let pictured = 0;
     const imgs = Array.from(document.querySelectorAll('img,input[type="image"]')).slice(0, caps.images);
     bump('images', imgs.length);
     for (const img of imgs) {
@@ -354,7 +356,9 @@ export function collectStructureFacts(input: CollectInput): LayoutFacts {
           (alt !== null && altT === '' && norm(title) !== '') ||
           svgText !== null ||
           (decorative && (infoM !== null || caption !== '') && control === null) ||
-          wordy;
+          wordy ||
+          // Large enough to hold text the pixel reading could find (image-text.ts), the first few.
+          (img.tagName === 'IMG' && r.width >= 48 && r.height >= 16 && pictured++ < PICTURED);
         if (!maybe) continue;
         // Alone: no text beside the image in its control, heading or nearest block.
         let box: Element | null = control && !isInput ? control : heading;

@@ -6,6 +6,7 @@ import type { ElementRef, StructureFacts } from './facts.ts';
 import { judgeHeading, MAX_HEADING_CHARS, MAX_HEADING_WORDS } from './headings.ts';
 import { backgroundWorthReporting, hiddenContentWorthReporting, meaningfulGenerated, spacerWorthReporting, SR_CLASS_SOURCE, STATUS_HINT_SOURCE } from './content.ts';
 import { emptyAltInformative, FILE_NAME_HINT_SOURCE, hiddenImageText, INFO_HINT_SOURCE, judgeImageName, LOGO_HINT_SOURCE, svgImageOfText, wordyImageOfText } from './images.ts';
+import { imageTextFindings } from './image-text.ts';
 import { LIST_MARKER_SOURCE, longestListRun } from './lists.ts';
 import { SENSORY_HINT_SOURCE, SENSORY_PATTERN_SOURCES, sensoryReference } from './sensory.ts';
 import { judgeTable, NUMERIC_CELL_SOURCE } from './tables.ts';
@@ -456,6 +457,9 @@ export const structureEngine: ScanEngine = {
     const layout = await page.evaluate(collectStructureFacts, input);
     const content = await page.evaluate(collectContentFacts, input);
     const facts: StructureFacts = { ...layout, ...content, examined: { ...layout.examined, ...content.examined } };
-    return { findings: structureFindings(facts) };
+    const findings = structureFindings(facts);
+    // Text in the pixels of images not already reported for what their markup says.
+    const reported = new Set(findings.filter((f) => f.ruleId === 'image-of-text' || f.ruleId === 'image-empty-alt-informative').map((f) => f.elementSelector));
+    return { findings: [...findings, ...(await imageTextFindings(page, facts.images, reported))] };
   },
 };

@@ -324,3 +324,36 @@ describe('structure engine: alongside axe', () => {
     }
   });
 });
+
+describe('structure engine: text in the pixels of images', () => {
+  it('finds text drawn into images marked decorative or described in a few words, and none in pictures without text', async () => {
+    const r = await scan(`
+      <p><img id="banner" alt="" width="360" height="90"></p>
+      <p><img id="sale" alt="Sale" width="420" height="130"></p>
+      <p><img id="photo" alt="Balloons at the fair" width="360" height="200"></p>
+      <p><img id="icon" alt="" width="24" height="24"></p>
+      <script>
+        function draw(id, w, h, paint) {
+          const c = document.createElement('canvas');
+          c.width = w; c.height = h;
+          const g = c.getContext('2d');
+          g.fillStyle = '#fff'; g.fillRect(0, 0, w, h);
+          paint(g);
+          document.getElementById(id).src = c.toDataURL('image/png');
+        }
+        draw('banner', 360, 90, (g) => { g.fillStyle = '#123'; g.font = 'bold 28px sans-serif'; g.fillText('Summer sale now on', 12, 40); g.font = '20px sans-serif'; g.fillText('Every shoe in the shop', 12, 74); });
+        draw('sale', 420, 130, (g) => { g.fillStyle = '#a00'; g.font = 'bold 30px serif'; g.fillText('25% off sale', 10, 36); g.font = '18px sans-serif'; g.fillStyle = '#000';
+          g.fillText('Menswear, womenswear and shoes', 10, 70); g.fillText('Home and garden, first floor', 10, 100); });
+        draw('photo', 360, 200, (g) => { const grad = g.createLinearGradient(0, 0, 360, 200); grad.addColorStop(0, '#39c'); grad.addColorStop(1, '#fc6'); g.fillStyle = grad; g.fillRect(0, 0, 360, 200);
+          for (const [x, y, rad, col] of [[60, 80, 40, '#e33'], [150, 60, 34, '#3a3'], [240, 90, 46, '#33e'], [300, 150, 24, '#ee3']]) { g.fillStyle = col; g.beginPath(); g.arc(x, y, rad, 0, 7); g.fill(); } });
+        draw('icon', 24, 24, (g) => { g.fillStyle = '#000'; g.font = '10px sans-serif'; g.fillText('ABCDEF', 0, 14); });
+      </script>`);
+    expect(at(r, 'image-empty-alt-informative')).toEqual({ '#banner': 'needs_review' });
+    expect(at(r, 'image-of-text')).toEqual({ '#sale': 'needs_review' });
+    const banner = ofRule(r, 'image-empty-alt-informative')[0]!;
+    expect(banner.failureSummary).toMatch(/shows about \d+ letters of text in 2 lines/);
+    const sale = ofRule(r, 'image-of-text')[0]!;
+    expect(sale.failureSummary).toContain('Its text alternative has 4 letters');
+    expect(sale.wcagCriteria).toEqual(['1.4.5', '1.1.1']);
+  });
+});
