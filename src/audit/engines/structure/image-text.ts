@@ -5,9 +5,9 @@ import { ownFinding, understandingUrl } from '../engine.ts';
 import type { ImageFact } from './facts.ts';
 
 /**
- * Text drawn into images, read from the rendered pixels (WCAG 1.4.5 images of text; 1.1.1 where
- * the image is marked decorative, F38's converse, or its alternative says far less than the text
- * it shows). No OCR: the image is split into light and dark at its Otsu threshold, and the
+ * Text drawn into images, read from the rendered pixels (WCAG 1.4.5 images of text; 1.1.1 too where
+ * the image is marked decorative with nothing beside it, F38's converse, or its alternative says far
+ * less than the text it shows). No OCR: the image is split into light and dark at its Otsu threshold, and the
  * connected shapes of either side that are the size and shape of letters and sit side by side on
  * a common line, close together and of even height, are counted as letters of lines of text.
  * Photographs rarely line up four or more such shapes; where they do, a person reviews: every
@@ -181,9 +181,9 @@ const MAX_PIXELS = 300_000;
 
 /**
  * Reads the pixels of the page's larger images (at least 48×16 px shown, the largest first, six at
- * most) and reports those that show text: marked decorative (`image-empty-alt-informative`,
- * 1.1.1), or with an alternative (`image-of-text`, 1.4.5; also 1.1.1 where the alternative has
- * under a third of the letters the image shows). `skip`: selectors already reported as images of
+ * most) and reports those that show text as `image-of-text` (1.4.5, whatever their alt: ACT
+ * 0va7u6), also under 1.1.1 where they are marked decorative with no text beside them, or where
+ * their alternative has under a third of the letters they show. `skip`: selectors already reported as images of
  * text. Images inside frames or shadow roots are left out (their selector does not reach them).
  */
 export async function imageTextFindings(page: Page, images: readonly ImageFact[], skip: ReadonlySet<string>): Promise<FindingDraft[]> {
@@ -199,7 +199,8 @@ export async function imageTextFindings(page: Page, images: readonly ImageFact[]
     .evaluate((sels: string[]) => sels.map((s) => {
       try {
         const el = document.querySelector(s);
-        if (!el) return null;
+        // A broken image shows its alt text: those are the page's letters, not the image's.
+        if (!(el instanceof HTMLImageElement) || !el.complete || el.naturalWidth === 0) return null;
         const r = el.getBoundingClientRect();
         return r.width > 0 && r.height > 0 ? { x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width, height: r.height } : null;
       } catch {
@@ -243,26 +244,19 @@ function markedDecorative(img: ImageFact): boolean {
 function findingFor(img: ImageFact, r: ImageTextReading): FindingDraft {
   const shows = `about ${r.letters} letters of text in ${r.lines} line${r.lines === 1 ? '' : 's'}`;
   const size = `${img.width}×${img.height}px`;
-  const decorative = markedDecorative(img);
   const data = { image: { src: img.src.slice(0, 300), width: img.width, height: img.height, letters: r.letters, lines: r.lines } };
-  if (decorative) {
-    return ownFinding({
-      ruleId: 'image-empty-alt-informative',
-      type: 'needs_review',
-      severity: 'serious',
-      criterion: '1.1.1',
-      selector: img.ref.selector,
-      html: img.ref.html,
-      help: 'Check that images marked decorative are decorative',
-      description: 'An image with alt="" or role="presentation" is skipped by assistive technology; an image that shows text conveys it to everyone else.',
-      failureSummary: `This image is marked decorative (${img.alt === '' ? 'alt=""' : `role="${img.role}"`}) but it shows ${shows} (${size}). Unless the same words are next to it as text, give it a text alternative with them.`,
-      helpUrl: understandingUrl('non-text-content'),
-      data: { ...data, hint: 'text', review: { reason: 'The image shows text; whether the same words are on the page as text needs a person' } },
-    });
-  }
-  const altLetters = (img.alt ?? img.name ?? '').replace(/[^\p{L}\p{N}]/gu, '').length;
-  // No alt at all is axe's image-alt failure already; a short one may say only part of the text.
-  const partial = img.alt !== null && altLetters * 3 < r.letters;
+  const decorative = markedDecorative(img);
+  const altLetters = decorative ? 0 : (img.alt ?? img.name ?? '').replace(/[^\p{L}\p{N}]/gu, '').length;
+  // 1.1.1 too: marked decorative with no text beside it (F38's converse), or an alt with far fewer
+  // letters than the image shows. No alt at all is axe's image-alt failure already.
+  const alsoText = decorative
+    ? img.alone
+      ? ` It is marked decorative (${img.alt !== null && img.alt.trim() === '' ? 'alt=""' : `role="${img.role}"`}) and no text beside it says its words: give it a text alternative with them.`
+      : ` It is marked decorative: check that the text beside it says the same words.`
+    : img.alt !== null && altLetters * 3 < r.letters
+      ? ` Its text alternative has ${altLetters} letters: check that it says everything the image says.`
+      : '';
+  const fails111 = (decorative && img.alone) || (!decorative && img.alt !== null && altLetters * 3 < r.letters);
   return ownFinding({
     ruleId: 'image-of-text',
     type: 'needs_review',
@@ -272,11 +266,9 @@ function findingFor(img: ImageFact, r: ImageTextReading): FindingDraft {
     html: img.ref.html,
     help: 'Use text rather than images of text',
     description: 'Text should be real text, not drawn into an image, unless it is a logo or its look is essential.',
-    failureSummary:
-      `This image shows ${shows} (${size}). Unless it is a logo or its look is essential, use real text styled with CSS.` +
-      (partial ? ` Its text alternative has ${altLetters} letters: check that it says everything the image says.` : ''),
+    failureSummary: `This image shows ${shows} (${size}). Unless it is a logo or its look is essential, use real text styled with CSS.${alsoText}`,
     helpUrl: understandingUrl('images-of-text'),
-    data: { ...data, altLetters, review: { reason: 'Text found in the image by its shapes: whether it is a logo, essential, or said in full by its alternative needs a person' } },
-    ...(partial ? { alsoFails: ['1.1.1'] } : {}),
+    data: { ...data, ...(decorative ? { decorative: true } : { altLetters }), review: { reason: 'Text found in the image by its shapes: whether it is a logo, essential, or said in full by its alternative or the text beside it needs a person' } },
+    ...(fails111 ? { alsoFails: ['1.1.1'] } : {}),
   });
 }

@@ -459,7 +459,7 @@ export const structureEngine: ScanEngine = {
     const facts: StructureFacts = { ...layout, ...content, examined: { ...layout.examined, ...content.examined } };
     const findings = structureFindings(facts);
     // Text in the pixels of images not already reported for what their markup says.
-    const reported = new Set(findings.filter((f) => f.ruleId === 'image-of-text' || f.ruleId === 'image-empty-alt-informative').map((f) => f.elementSelector));
+    const reported = new Set(findings.filter((f) => f.ruleId === 'image-of-text').map((f) => f.elementSelector));
     return { findings: [...findings, ...(await imageTextFindings(page, facts.images, reported))] };
   },
 };
