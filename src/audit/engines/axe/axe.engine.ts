@@ -180,6 +180,7 @@ export async function withHeadersOverNothing(
   const empty = await page
     .evaluate((sels: string[]) => {
       const CELLS = 'td, [role="cell" i], [role="gridcell" i]';
+      const TABLES = 'table, [role="table" i], [role="grid" i], [role="treegrid" i]';
       return sels.map((sel) => {
         if (!sel) return false;
         let el: Element | null = null;
@@ -188,10 +189,10 @@ export async function withHeadersOverNothing(
         } catch {
           return false;
         }
-        const table = el?.closest('table, [role="table" i], [role="grid" i], [role="treegrid" i]');
+        const table = el?.closest(TABLES);
         if (!table) return false;
         // Cells of a table nested in this one are not its cells, nor are they empty of it.
-        return ![...table.querySelectorAll(CELLS)].some((c) => c.closest('table, [role="table" i], [role="grid" i], [role="treegrid" i]') === table);
+        return ![...table.querySelectorAll(CELLS)].some((c) => c.closest(TABLES) === table);
       });
     }, selectors)
     .catch(() => selectors.map(() => false));

@@ -112,8 +112,8 @@ export interface AnimatedImageCandidate {
 /**
  * In the page: images shown at 40×40 px or more whose source is a GIF (by its address or a
  * `data:image/gif` URL), at most `cap`; with whether a button that says pause, stop or play sits
- * in the image's own surroundings (its parent or grandparent, short of the page's main regions), and whether a `<picture>` gives users who ask for reduced
- * motion another source. Self-contained.
+ * in the image's own surroundings (its parent or grandparent, short of the page's main regions),
+ * and whether a `<picture>` gives users who ask for reduced motion another source. Self-contained.
  */
 export function animatedImageCandidates(cap: number): AnimatedImageCandidate[] {
   const audit = (window as unknown as { __a11yAudit: { remember(el: Element): number; rendered(el: Element): boolean } }).__a11yAudit;

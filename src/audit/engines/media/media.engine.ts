@@ -97,21 +97,7 @@ export const mediaEngine: ScanEngine = {
     }
 
     const ids = [...facts.media.map((m) => m.id), ...facts.links.map((l) => l.id)];
-    const described = await page.evaluate((list: number[]) => {
-      const a = (window as unknown as {
-        __a11yAudit: { withTree<T>(fn: () => T): T; describe(el: Element): { selector: string; html: string }; recall(id: number): Element | undefined };
-      }).__a11yAudit;
-      return a.withTree(() =>
-        list.map((id) => {
-          try {
-            const el = a.recall(id);
-            return el && el.isConnected ? a.describe(el) : null;
-          } catch {
-            return null;
-          }
-        }),
-      );
-    }, ids);
+    const described = await describeRemembered(page, ids);
     const at = new Map(ids.map((id, i) => [id, described[i] ?? null]));
 
     const findings: FindingDraft[] = [];
@@ -194,7 +180,7 @@ async function animatedImageFindings(page: PageSession['page']): Promise<Finding
     if (!timing) continue;
     const v = judgeAnimatedImage(timing, c);
     if (v.outcome === 'pass') continue;
-    const where = await describeOne(page, c.id);
+    const [where] = await describeRemembered(page, [c.id]).catch(() => [null]);
     if (!where) continue;
     const moves = v.movesMs === null ? 'loops for ever' : `moves for ${(v.movesMs / 1000).toFixed(1)} s`;
     const file = c.src.startsWith('data:') ? 'an inline GIF' : (c.src.split(/[?#]/)[0]!.split('/').pop() ?? '').slice(0, 60);
@@ -228,15 +214,21 @@ async function animatedImageFindings(page: PageSession['page']): Promise<Finding
   return findings;
 }
 
-/** The selector and HTML of an element the page remembered. */
-async function describeOne(page: PageSession['page'], id: number): Promise<{ selector: string; html: string } | null> {
-  return page
-    .evaluate((one: number) => {
-      const a = (window as unknown as { __a11yAudit: { withTree<T>(fn: () => T): T; describe(el: Element): { selector: string; html: string }; recall(id: number): Element | undefined } }).__a11yAudit;
-      return a.withTree(() => {
-        const el = a.recall(one);
-        return el && el.isConnected ? a.describe(el) : null;
-      });
-    }, id)
-    .catch(() => null);
+/** The selector and HTML of elements the page remembered (`__a11yAudit.remember`), null for one gone. */
+function describeRemembered(page: PageSession['page'], ids: number[]): Promise<Array<{ selector: string; html: string } | null>> {
+  return page.evaluate((list: number[]) => {
+    const a = (window as unknown as {
+      __a11yAudit: { withTree<T>(fn: () => T): T; describe(el: Element): { selector: string; html: string }; recall(id: number): Element | undefined };
+    }).__a11yAudit;
+    return a.withTree(() =>
+      list.map((id) => {
+        try {
+          const el = a.recall(id);
+          return el && el.isConnected ? a.describe(el) : null;
+        } catch {
+          return null;
+        }
+      }),
+    );
+  }, ids);
 }

@@ -3,7 +3,7 @@ import type { FindingDraft } from '../../../shared/findings.ts';
 import { floor2, fontSizeLabel, minimumRatio, parseCssColour, toHex } from './luminance.ts';
 import { decide, measureText, type Foreground, type Measurement, type TextLine, type Verdict } from './measure.ts';
 import { decideWithoutIdleImages } from './background-images.ts';
-import { decodePng, type RgbImage } from './png.ts';
+import { captureRegion, type RgbImage } from './png.ts';
 import { ownFinding, understandingUrl, type EngineResult, type PageSession, type ScanEngine } from '../engine.ts';
 
 /**
@@ -122,14 +122,14 @@ async function measurePixels(session: PageSession, candidates: Candidate[]): Pro
     cdp = await page.context().newCDPSession(page);
     for (const c of captures.list) {
       session.signal?.throwIfAborted();
-      c.shown = await capture(cdp, c).catch(() => undefined);
+      c.shown = await captureRegion(cdp, c).catch(() => undefined);
     }
     await page.evaluate(hideTexts, captures.measured);
     try {
       await nextFrames(page);
       for (const c of captures.list) {
         session.signal?.throwIfAborted();
-        if (c.shown) c.hidden = await capture(cdp, c).catch(() => undefined);
+        if (c.shown) c.hidden = await captureRegion(cdp, c).catch(() => undefined);
       }
     } finally {
       await page.evaluate(restoreTexts).catch(() => {});
@@ -168,18 +168,6 @@ async function measurePixels(session: PageSession, candidates: Candidate[]): Pro
 }
 
 // ---- captures ------------------------------------------------------------------------------------
-
-/** One capture of a page region (document coordinates), decoded; throws when Chromium or the PNG fails. */
-async function capture(cdp: CDPSession, c: Capture): Promise<RgbImage> {
-  const res = (await cdp.send('Page.captureScreenshot', {
-    format: 'png',
-    clip: { x: c.x, y: c.y, width: c.width, height: c.height, scale: 1 },
-    captureBeyondViewport: true,
-    // Faster PNG encoding (Chromium 112+); older browsers ignore the unknown parameter.
-    optimizeForSpeed: true,
-  })) as { data: string };
-  return decodePng(Buffer.from(res.data, 'base64'));
-}
 
 async function nextFrames(page: Page): Promise<void> {
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));

@@ -1,4 +1,5 @@
 import { inflateSync } from 'node:zlib';
+import type { CDPSession } from 'playwright';
 
 /** A decoded image: `width × height` pixels, 3 bytes each (RGB, row-major, alpha dropped). */
 export interface RgbImage {
@@ -97,4 +98,19 @@ export function decodePng(buf: Uint8Array): RgbImage {
     }
   }
   return { width, height, data };
+}
+
+/**
+ * One capture of a page region (document coordinates, `scale` 1 unless given), decoded; throws
+ * when Chromium or the PNG fails.
+ */
+export async function captureRegion(cdp: CDPSession, clip: { x: number; y: number; width: number; height: number; scale?: number }): Promise<RgbImage> {
+  const res = (await cdp.send('Page.captureScreenshot', {
+    format: 'png',
+    clip: { x: clip.x, y: clip.y, width: clip.width, height: clip.height, scale: clip.scale ?? 1 },
+    captureBeyondViewport: true,
+    // Faster PNG encoding (Chromium 112+); older browsers ignore the unknown parameter.
+    optimizeForSpeed: true,
+  })) as { data: string };
+  return decodePng(Buffer.from(res.data, 'base64'));
 }

@@ -1,20 +1,20 @@
 import type { CDPSession, Page } from 'playwright';
 import type { FindingDraft } from '../../../shared/findings.ts';
-import { decodePng, type RgbImage } from '../pixel-contrast/png.ts';
+import { captureRegion, type RgbImage } from '../pixel-contrast/png.ts';
 import { ownFinding, understandingUrl } from '../engine.ts';
 import type { ImageFact } from './facts.ts';
 
 /**
- * Text drawn into images, read from the rendered pixels (WCAG 1.4.5 images of text; 1.1.1 too where
- * the image is marked decorative with nothing beside it, F38's converse, or its alternative says far
- * less than the text it shows). No OCR: the image is split into light and dark at its Otsu threshold, and the
- * connected shapes of either side that are the size and shape of letters and sit side by side on
+ * Text drawn into images, read from the rendered pixels (WCAG 1.4.5 images of text; 1.1.1 too
+ * where the image is marked decorative with nothing beside it, F38's converse, or its alternative
+ * says far less than the text it shows). No OCR: the image is split into light and dark at its
+ * Otsu threshold, and the connected shapes of either side that are the size and shape of letters and sit side by side on
  * a common line, close together and of even height, are counted as letters of lines of text.
  * Photographs rarely line up four or more such shapes; where they do, a person reviews: every
  * finding of this module needs review.
  */
 
-/** Letters found in an image: how many, in how many lines, on which side of the threshold. */
+/** Letters found in an image, and in how many lines (on whichever side of the threshold holds more). */
 export interface ImageTextReading {
   letters: number;
   lines: number;
@@ -183,8 +183,8 @@ const MAX_PIXELS = 300_000;
  * Reads the pixels of the page's larger images (at least 48×16 px shown, the largest first, six at
  * most) and reports those that show text as `image-of-text` (1.4.5, whatever their alt: ACT
  * 0va7u6), also under 1.1.1 where they are marked decorative with no text beside them, or where
- * their alternative has under a third of the letters they show. `skip`: selectors already reported as images of
- * text. Images inside frames or shadow roots are left out (their selector does not reach them).
+ * their alternative has under a third of the letters they show. `skip`: selectors already reported
+ * as images of text. Images inside frames or shadow roots are left out (their selector does not reach them).
  */
 export async function imageTextFindings(page: Page, images: readonly ImageFact[], skip: ReadonlySet<string>): Promise<FindingDraft[]> {
   const candidates = images
@@ -216,16 +216,9 @@ export async function imageTextFindings(page: Page, images: readonly ImageFact[]
       const r = rects[i];
       if (!r) continue;
       const scale = Math.min(1, Math.sqrt(MAX_PIXELS / (r.width * r.height)));
-      const shot = (await cdp
-        .send('Page.captureScreenshot', { format: 'png', clip: { ...r, scale }, captureBeyondViewport: true, optimizeForSpeed: true })
-        .catch(() => null)) as { data: string } | null;
+      const shot = await captureRegion(cdp, { ...r, scale }).catch(() => null);
       if (!shot) continue;
-      let reading: ImageTextReading;
-      try {
-        reading = readImageText(decodePng(Buffer.from(shot.data, 'base64')));
-      } catch {
-        continue;
-      }
+      const reading = readImageText(shot);
       if (!showsText(reading)) continue;
       out.push(findingFor(img, reading));
     }
@@ -237,26 +230,33 @@ export async function imageTextFindings(page: Page, images: readonly ImageFact[]
   return out;
 }
 
+/** How the image is marked decorative (`alt=""`, a presentational role), or null when it is not. */
+function decorativeMark(img: ImageFact): string | null {
+  if (img.alt !== null && img.alt.trim() === '') return 'alt=""';
+  return img.role === 'presentation' || img.role === 'none' ? `role="${img.role}"` : null;
+}
+
 function markedDecorative(img: ImageFact): boolean {
-  return (img.alt !== null && img.alt.trim() === '') || img.role === 'presentation' || img.role === 'none';
+  return decorativeMark(img) !== null;
 }
 
 function findingFor(img: ImageFact, r: ImageTextReading): FindingDraft {
   const shows = `about ${r.letters} letters of text in ${r.lines} line${r.lines === 1 ? '' : 's'}`;
   const size = `${img.width}×${img.height}px`;
   const data = { image: { src: img.src.slice(0, 300), width: img.width, height: img.height, letters: r.letters, lines: r.lines } };
-  const decorative = markedDecorative(img);
-  const altLetters = decorative ? 0 : (img.alt ?? img.name ?? '').replace(/[^\p{L}\p{N}]/gu, '').length;
+  const mark = decorativeMark(img);
+  const altLetters = mark ? 0 : (img.alt ?? img.name ?? '').replace(/[^\p{L}\p{N}]/gu, '').length;
   // 1.1.1 too: marked decorative with no text beside it (F38's converse), or an alt with far fewer
   // letters than the image shows. No alt at all is axe's image-alt failure already.
-  const alsoText = decorative
+  const partial = !mark && img.alt !== null && altLetters * 3 < r.letters;
+  const alsoText = mark
     ? img.alone
-      ? ` It is marked decorative (${img.alt !== null && img.alt.trim() === '' ? 'alt=""' : `role="${img.role}"`}) and no text beside it says its words: give it a text alternative with them.`
+      ? ` It is marked decorative (${mark}) and no text beside it says its words: give it a text alternative with them.`
       : ` It is marked decorative: check that the text beside it says the same words.`
-    : img.alt !== null && altLetters * 3 < r.letters
+    : partial
       ? ` Its text alternative has ${altLetters} letters: check that it says everything the image says.`
       : '';
-  const fails111 = (decorative && img.alone) || (!decorative && img.alt !== null && altLetters * 3 < r.letters);
+  const fails111 = (mark !== null && img.alone) || partial;
   return ownFinding({
     ruleId: 'image-of-text',
     type: 'needs_review',
@@ -268,7 +268,7 @@ function findingFor(img: ImageFact, r: ImageTextReading): FindingDraft {
     description: 'Text should be real text, not drawn into an image, unless it is a logo or its look is essential.',
     failureSummary: `This image shows ${shows} (${size}). Unless it is a logo or its look is essential, use real text styled with CSS.${alsoText}`,
     helpUrl: understandingUrl('images-of-text'),
-    data: { ...data, ...(decorative ? { decorative: true } : { altLetters }), review: { reason: 'Text found in the image by its shapes: whether it is a logo, essential, or said in full by its alternative or the text beside it needs a person' } },
+    data: { ...data, ...(mark ? { decorative: true } : { altLetters }), review: { reason: 'Text found in the image by its shapes: whether it is a logo, essential, or said in full by its alternative or the text beside it needs a person' } },
     ...(fails111 ? { alsoFails: ['1.1.1'] } : {}),
   });
 }
