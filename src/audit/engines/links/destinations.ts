@@ -140,10 +140,10 @@ export function judgeIdenticalLinks(
  *   itself it goes nowhere (or to the top of the page), and what a listener added by script does
  *   with it cannot be read from the markup;
  * - `pass`: any other address, `#top`, a hash route (`#/…`, `#!/…`), script that navigates, a
- *   bare `#` that names the top of the page (`namesTop`: its name is the page's title or first
- *   heading, as a table of contents' first entry is, or says "top").
+ *   bare `#` that names the top of the page (`namesTop`, asked only of a bare `#`: its name is the
+ *   page's title or first heading, as a table of contents' first entry is, or says "top").
  */
-export function judgeLinkHref(href: string, onclick: string | null, namesTop = false): { verdict: 'pass' } | { verdict: 'confirmed' | 'needs_review'; reason: 'script' | 'void' | 'hash' } {
+export function judgeLinkHref(href: string, onclick: string | null, namesTop: () => boolean = () => false): { verdict: 'pass' } | { verdict: 'confirmed' | 'needs_review'; reason: 'script' | 'void' | 'hash' } {
   const NAVIGATES = /\blocation\b|\.href\b|\bopen\s*\(|\bnavigate\w*\s*\(|\bhistory\.|\.submit\s*\(|\bgo\s*\(|\brouter\b|\bassign\s*\(/i;
   const raw = String(href).trim();
   let code: string | null = null;
@@ -164,6 +164,6 @@ export function judgeLinkHref(href: string, onclick: string | null, namesTop = f
   // Something is called other than cancelling the click: the link acts on the page.
   const calls = handler.replace(/\b(?:event|e)\.(?:preventDefault|stopPropagation)\s*\(\s*\)/g, '').replace(/\breturn\s+false\b/g, '');
   if (/[\w$\]]\s*\(/.test(calls) || /[\w$\].]\s*=[^=]/.test(calls)) return { verdict: 'confirmed', reason: 'script' };
-  if (bareHash && namesTop) return { verdict: 'pass' };
+  if (bareHash && namesTop()) return { verdict: 'pass' };
   return { verdict: 'needs_review', reason: code !== null ? 'void' : 'hash' };
 }

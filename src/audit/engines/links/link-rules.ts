@@ -80,6 +80,7 @@ function registerCustomRules(axe: any, lists: LinkNameLists, h: Helpers): void {
     names: WeakMap<object, string>;
     counts: Map<string, number> | null;
     relTargets: Set<string> | null;
+    top: string | null;
     compared: number;
     nextId: number;
   } | null = null;
@@ -87,7 +88,7 @@ function registerCustomRules(axe: any, lists: LinkNameLists, h: Helpers): void {
     const root = axe._tree && axe._tree[0];
     if (!cache || root !== cacheRoot) {
       cacheRoot = root;
-      cache = { texts: new WeakMap(), runs: new WeakMap(), ids: new WeakMap(), grids: new WeakMap(), names: new WeakMap(), counts: null, relTargets: null, compared: 0, nextId: 0 };
+      cache = { texts: new WeakMap(), runs: new WeakMap(), ids: new WeakMap(), grids: new WeakMap(), names: new WeakMap(), counts: null, relTargets: null, top: null, compared: 0, nextId: 0 };
     }
     return cache;
   }
@@ -343,6 +344,15 @@ function registerCustomRules(axe: any, lists: LinkNameLists, h: Helpers): void {
     }
     return c.relTargets;
   }
+  /** What is at the top of the page: its title and first heading, lower case, once per run. */
+  function topText(): string {
+    const c = caches();
+    if (c.top === null) {
+      const h1 = document.querySelector('h1');
+      c.top = `${document.title}\n${h1 ? h1.textContent || '' : ''}`.replace(/\s+/g, ' ').toLowerCase();
+    }
+    return c.top;
+  }
   const groupName = (name: string) => name.toLowerCase().replace(/\s+/g, ' ').trim();
   const hash = (s: string) => {
     let x = 0x811c9dc5;
@@ -491,10 +501,11 @@ function registerCustomRules(axe: any, lists: LinkNameLists, h: Helpers): void {
           const href = node.getAttribute('href');
           if (href === null) return true;
           // A bare "#" goes to the top of the page: right for a link named after what is there.
-          const name = nameOf(virtualNode).toLowerCase();
-          const h1 = document.querySelector('h1');
-          const top = `${document.title}\n${h1 ? h1.textContent || '' : ''}`.replace(/\s+/g, ' ').toLowerCase();
-          const v = h.judgeLinkHref(href, node.getAttribute('onclick'), name !== '' && (top.indexOf(name) !== -1 || /\b(top|start)\b/.test(name)));
+          const namesTop = () => {
+            const name = nameOf(virtualNode).toLowerCase();
+            return name !== '' && (topText().indexOf(name) !== -1 || /\b(top|start)\b/.test(name));
+          };
+          const v = h.judgeLinkHref(href, node.getAttribute('onclick'), namesTop);
           if (v.verdict === 'pass') return true;
           this.data({ href: href.slice(0, 200), messageKey: v.reason });
           return v.verdict === 'confirmed' ? false : undefined;
