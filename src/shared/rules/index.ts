@@ -8,6 +8,7 @@ import { AI_CATALOGUE, AI_GUIDES } from './ai.ts';
 import { AXE_CATALOGUE, AXE_GUIDES, TARGET_SIZE_MOBILE_CATALOGUE } from './axe.ts';
 import { COLOUR_CATALOGUE, COLOUR_GUIDES } from './colour.ts';
 import { CRAWL_CHECK_CATALOGUE, CRAWL_CHECK_GUIDES } from './crawl-checks.ts';
+import { DOCUMENT_CATALOGUE, DOCUMENT_GUIDES } from './documents.ts';
 import type { RuleEntry } from './entry.ts';
 import { FORM_CATALOGUE, FORM_GUIDES } from './forms.ts';
 import type { FixGuide } from './guide.ts';
@@ -36,6 +37,7 @@ export const ENGINE_GUIDES: Readonly<Record<string, FixGuide>> = {
   ...REFLOW_GUIDES,
   ...COLOUR_GUIDES,
   ...CRAWL_CHECK_GUIDES,
+  ...DOCUMENT_GUIDES,
   ...AI_GUIDES,
 };
 
@@ -62,6 +64,7 @@ export const ENGINE_RULES: readonly RuleEntry[] = Object.freeze([
   ...REFLOW_CATALOGUE,
   ...COLOUR_CATALOGUE,
   ...CRAWL_CHECK_CATALOGUE,
+  ...DOCUMENT_CATALOGUE,
   ...AI_CATALOGUE,
 ]);
 

@@ -1,0 +1,261 @@
+/**
+ * Reads a PDF's accessibility facts with pdf.js (Mozilla's parser, the one Firefox shows PDFs
+ * with): its catalog and information dictionary, the structure tree, annotations and the text
+ * layer of each page read. Runs inside the document worker thread (pdf-worker.ts), which bounds its
+ * time and memory; call `readPdfInWorker` (read-in-worker.ts), not this, from a scan.
+ */
+import {
+  MAX_ITEMS,
+  MAX_PAGES_DRAWN,
+  MAX_PAGES_READ,
+  type FieldFacts,
+  type FigureFacts,
+  type LinkFacts,
+  type PageTextFacts,
+  type PdfFacts,
+  type PdfReadResult,
+  type TableFacts,
+} from './pdf-facts.ts';
+
+/** Strings from the file, trimmed and cut: a title or alt text is shown, never a megabyte of it. */
+const MAX_TEXT = 500;
+/** Structure elements visited per page: a tree can be wide or deep on purpose. */
+const MAX_NODES_PER_PAGE = 5_000;
+const HEADING = /^H[1-6]?$/;
+const IMAGE_OPS = ['paintImageXObject', 'paintInlineImageXObject', 'paintImageMaskXObject', 'paintImageXObjectRepeat', 'paintInlineImageXObjectGroup', 'paintSolidColorImageMask'] as const;
+
+interface StructNode {
+  role?: string;
+  alt?: string;
+  children?: Array<StructNode | { type: string; id: string }>;
+  headers?: string[];
+  scope?: string;
+}
+
+const clean = (s: unknown): string | null => {
+  if (typeof s !== 'string') return null;
+  const t = s.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return t ? t.slice(0, MAX_TEXT) : null;
+};
+
+/** U+FFFD, private use and C0 controls: what a glyph without a Unicode mapping comes out as. */
+function unmappableCount(s: string): number {
+  let n = 0;
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (c === 0xfffd || (c >= 0xe000 && c <= 0xf8ff) || (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c >= 0xf0000) n++;
+  }
+  return n;
+}
+
+const isNode = (c: unknown): c is StructNode => typeof c === 'object' && c !== null && 'role' in c;
+
+/** Every structure element of a page's tree with its path, depth first, at most MAX_NODES_PER_PAGE. */
+function* walk(root: StructNode): Generator<{ node: StructNode; path: string }> {
+  let visited = 0;
+  const stack: Array<{ node: StructNode; path: string }> = [];
+  const push = (node: StructNode, prefix: string) => {
+    const seen = new Map<string, number>();
+    const kids = (node.children ?? []).filter(isNode);
+    const entries = kids.map((k) => {
+      const n = (seen.get(k.role!) ?? 0) + 1;
+      seen.set(k.role!, n);
+      return { node: k, path: `${prefix}${prefix ? '/' : ''}${k.role}[${n}]` };
+    });
+    for (let i = entries.length - 1; i >= 0; i--) stack.push(entries[i]!);
+  };
+  push(root, '');
+  while (stack.length && visited < MAX_NODES_PER_PAGE) {
+    const e = stack.pop()!;
+    visited++;
+    yield e;
+    push(e.node, e.path);
+  }
+}
+
+/** The content ids (`p12_mc3`) under an element, and its annotations' ids. */
+function contentOf(node: StructNode, out: { content: string[]; annotations: string[] }, depth = 0): void {
+  if (depth > 50) return;
+  for (const c of node.children ?? []) {
+    if (isNode(c)) contentOf(c, out, depth + 1);
+    else if (c.type === 'content') out.content.push(c.id);
+    else if (c.type === 'annotation') out.annotations.push(c.id);
+  }
+}
+
+function table(node: StructNode): { rows: number; columns: number; headerCells: number } {
+  let rows = 0;
+  let columns = 0;
+  let headerCells = 0;
+  const visit = (n: StructNode, depth: number) => {
+    if (depth > 20) return;
+    for (const c of (n.children ?? []).filter(isNode)) {
+      if (c.role === 'TR') {
+        rows++;
+        const cells = (c.children ?? []).filter(isNode).filter((k) => k.role === 'TH' || k.role === 'TD');
+        columns = Math.max(columns, cells.length);
+        headerCells += cells.filter((k) => k.role === 'TH' || (k.headers?.length ?? 0) > 0 || !!k.scope).length;
+      } else if (c.role !== 'Table') visit(c, depth + 1);
+    }
+  };
+  visit(node, 0);
+  return { rows, columns, headerCells };
+}
+
+/** The text of each marked-content id on a page (`p12_mc3` → its text), from the text layer. */
+function markedText(items: ReadonlyArray<Record<string, unknown>>): Map<string, string> {
+  const out = new Map<string, string>();
+  const open: string[] = [];
+  for (const it of items) {
+    if (it.type === 'beginMarkedContentProps' || it.type === 'beginMarkedContent') open.push(typeof it.id === 'string' ? it.id : '');
+    else if (it.type === 'endMarkedContent') open.pop();
+    else if (typeof it.str === 'string') {
+      const id = open.findLast((x) => x !== '');
+      if (id) out.set(id, `${out.get(id) ?? ''}${it.str}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * The facts of one PDF given as bytes. A password-protected file is `encrypted`; a file pdf.js
+ * cannot open is `unreadable`; past that, what a page will not give is left out, never thrown.
+ */
+export async function readPdf(bytes: Uint8Array): Promise<PdfReadResult> {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const task = pdfjs.getDocument({
+    data: bytes,
+    verbosity: 0,
+    disableFontFace: true,
+    useSystemFonts: false,
+    enableXfa: false,
+    stopAtErrors: false,
+  });
+  let doc: Awaited<typeof task.promise>;
+  try {
+    doc = await task.promise;
+  } catch (err) {
+    const name = (err as Error)?.name;
+    const message = ((err as Error)?.message ?? String(err)).slice(0, 200);
+    if (name === 'PasswordException') return { kind: 'encrypted', message: 'the file needs a password to open' };
+    return { kind: 'unreadable', message: `not a readable PDF: ${message}` };
+  }
+  try {
+    return { kind: 'read', facts: await factsOf(doc, pdfjs.OPS as unknown as Record<string, number>) };
+  } finally {
+    await task.destroy().catch(() => {});
+  }
+}
+
+type PdfDocument = Awaited<ReturnType<(typeof import('pdfjs-dist/legacy/build/pdf.mjs'))['getDocument']>['promise']>;
+
+async function factsOf(doc: PdfDocument, OPS: Record<string, number>): Promise<PdfFacts> {
+  const soft = async <T>(p: Promise<T>, fallback: T): Promise<T> => p.catch(() => fallback);
+  const meta = await soft(doc.getMetadata(), { info: {}, metadata: null } as unknown as Awaited<ReturnType<PdfDocument['getMetadata']>>);
+  const info = (meta.info ?? {}) as Record<string, unknown>;
+  const xmpTitle = (() => {
+    try {
+      return meta.metadata?.get('dc:title');
+    } catch {
+      return null;
+    }
+  })();
+  const markInfo = await soft(doc.getMarkInfo(), null);
+  const prefs = await soft(doc.getViewerPreferences(), null);
+  const outline = await soft(doc.getOutline(), null);
+  const permissions = await soft(doc.getPermissions(), null);
+  const countOutline = (items: ReadonlyArray<{ items?: unknown[] }> | null, depth = 0): number =>
+    !items || depth > 20 ? 0 : items.reduce((n, i) => n + 1 + countOutline((i.items ?? []) as Array<{ items?: unknown[] }>, depth + 1), 0);
+  const display = prefs instanceof Map ? prefs.get('DisplayDocTitle') : (prefs as Record<string, unknown> | null)?.DisplayDocTitle;
+  // PermissionFlag.COPY_FOR_ACCESSIBILITY (bit 10) and COPY (bit 5): with neither, a reader that
+  // honours the file's wishes gives assistive technology no text.
+  const accessibilityBlocked = permissions !== null && !permissions.has(512) && !permissions.has(16);
+
+  const facts: PdfFacts = {
+    pageCount: doc.numPages,
+    pagesRead: Math.min(doc.numPages, MAX_PAGES_READ),
+    version: clean(info.PDFFormatVersion),
+    title: clean(info.Title) ?? clean(xmpTitle),
+    displayDocTitle: typeof display === 'boolean' ? display : null,
+    lang: clean(info.Language),
+    marked: (markInfo instanceof Map ? markInfo.get('Marked') : (markInfo as { Marked?: unknown } | null)?.Marked) === true,
+    tagged: false,
+    bookmarks: countOutline(outline as Array<{ items?: unknown[] }> | null),
+    headings: 0,
+    accessibilityBlocked,
+    figures: [],
+    tables: [],
+    links: [],
+    fields: [],
+    text: [],
+    imageOnlyPages: [],
+  };
+  const seenPlaces = new Set<string>();
+  let drawn = 0;
+  for (let n = 1; n <= facts.pagesRead; n++) {
+    const page = await doc.getPage(n).catch(() => null);
+    if (!page) continue;
+    const content = await soft(page.getTextContent({ includeMarkedContent: true }), { items: [] } as unknown as Awaited<ReturnType<typeof page.getTextContent>>);
+    const items = content.items as unknown as Array<Record<string, unknown>>;
+    const text = items.map((i) => (typeof i.str === 'string' ? i.str : '')).join('').replace(/\s+/g, '');
+    const pageText: PageTextFacts = { page: n, chars: [...text].length, unmappable: unmappableCount(text) };
+    facts.text.push(pageText);
+    if (pageText.chars === 0 && drawn < MAX_PAGES_DRAWN) {
+      drawn++;
+      const ops = await soft(page.getOperatorList(), null);
+      const imageOps = new Set(IMAGE_OPS.map((o) => OPS[o]).filter((o): o is number => o !== undefined));
+      if (ops?.fnArray.some((f) => imageOps.has(f))) facts.imageOnlyPages.push(n);
+    }
+    const annotations = (await soft(page.getAnnotations(), [])) as Array<Record<string, unknown>>;
+    const tree = (await soft(page.getStructTree(), null)) as StructNode | null;
+    const taggedAnnotations = new Map<string, string | null>();
+    if (tree && (tree.children?.length ?? 0) > 0) {
+      facts.tagged = true;
+      const texts = markedText(items);
+      for (const { node, path } of walk(tree)) {
+        const role = node.role ?? '';
+        const key = `${path}`;
+        if (HEADING.test(role)) facts.headings++;
+        if (role === 'Figure' && facts.figures.length < MAX_ITEMS && !seenPlaces.has(`F ${key}`)) {
+          seenPlaces.add(`F ${key}`);
+          facts.figures.push({ page: n, path, alt: clean(node.alt) } satisfies FigureFacts);
+        }
+        if (role === 'Table' && facts.tables.length < MAX_ITEMS && !seenPlaces.has(`T ${key}`)) {
+          seenPlaces.add(`T ${key}`);
+          facts.tables.push({ page: n, path, ...table(node) } satisfies TableFacts);
+        }
+        if (role === 'Link' || role === 'Form') {
+          const inside = { content: [] as string[], annotations: [] as string[] };
+          contentOf(node, inside);
+          const name = clean(node.alt) ?? clean(inside.content.map((id) => texts.get(id) ?? '').join(' '));
+          for (const a of inside.annotations) taggedAnnotations.set(a.replace(/^pdfjs_internal_id_/, ''), name);
+        }
+      }
+    }
+    for (const a of annotations) {
+      const id = String(a.id ?? '');
+      const contents = clean((a.contentsObj as { str?: unknown } | undefined)?.str);
+      if (a.subtype === 'Link' && facts.links.length < MAX_ITEMS) {
+        facts.links.push({
+          page: n,
+          id,
+          url: typeof a.url === 'string' ? a.url.slice(0, 2000) : null,
+          contents,
+          tagged: taggedAnnotations.has(id),
+          text: taggedAnnotations.get(id) ?? null,
+        } satisfies LinkFacts);
+      } else if (a.subtype === 'Widget' && facts.fields.length < MAX_ITEMS) {
+        facts.fields.push({
+          page: n,
+          id,
+          fieldType: typeof a.fieldType === 'string' ? a.fieldType : 'unknown',
+          description: clean(a.alternativeText),
+          hidden: a.hidden === true || (typeof a.annotationFlags === 'number' && (a.annotationFlags & 2) !== 0),
+          name: clean(a.fieldName),
+        } satisfies FieldFacts);
+      }
+    }
+    page.cleanup();
+  }
+  return facts;
+}
