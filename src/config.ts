@@ -39,6 +39,12 @@ export const configSchema = z.object({
   PAGE_LOAD_TIMEOUT_MS: intIn(1000, 120_000, 30_000),
   /** The whole scan of one page; under the page-scan activity's 4-minute limit. */
   SCAN_DEADLINE_MS: intIn(10_000, 200_000, 120_000),
+  /** Bytes of a linked document (PDF) read at most; a larger file is the document's `too_large` error. */
+  DOCUMENT_MAX_BYTES: intIn(64 * 1024, 1024 * 1024 * 1024, 50 * 1024 * 1024),
+  /** Time to read one document's structure (its worker thread is ended past it). */
+  DOCUMENT_READ_TIMEOUT_MS: intIn(1000, 180_000, 60_000),
+  /** Memory, in MiB, reading one document may take (its heap, and the buffers its streams expand to). */
+  DOCUMENT_READ_MEMORY_MB: intIn(32, 8192, 512),
   /** One webhook delivery attempt: connect, send, and the receiver's status line. */
   WEBHOOK_TIMEOUT_MS: intIn(1000, 60_000, 10_000),
   /** Webhook-delivery activity slots of one worker process (deliveries never take the workflows queue's). */
@@ -169,6 +175,8 @@ export interface Config {
   readonly aiEnrichmentConcurrency: number;
   readonly pageLoadTimeoutMs: number;
   readonly scanDeadlineMs: number;
+  /** Linked documents (DOCUMENT_MAX_BYTES, DOCUMENT_READ_TIMEOUT_MS, DOCUMENT_READ_MEMORY_MB). */
+  readonly documents: { readonly maxBytes: number; readonly readTimeoutMs: number; readonly memoryMb: number };
   /** One webhook delivery attempt's limit (WEBHOOK_TIMEOUT_MS). */
   readonly webhookTimeoutMs: number;
   /** Webhook deliveries: their slots, each receiver's limit and pauses, and how many log rows a webhook keeps. */
@@ -259,6 +267,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     aiEnrichmentConcurrency: c.AI_ENRICHMENT_CONCURRENCY,
     pageLoadTimeoutMs: c.PAGE_LOAD_TIMEOUT_MS,
     scanDeadlineMs: Math.max(c.SCAN_DEADLINE_MS, c.PAGE_LOAD_TIMEOUT_MS + 20_000),
+    documents: Object.freeze({ maxBytes: c.DOCUMENT_MAX_BYTES, readTimeoutMs: c.DOCUMENT_READ_TIMEOUT_MS, memoryMb: c.DOCUMENT_READ_MEMORY_MB }),
     webhookTimeoutMs: c.WEBHOOK_TIMEOUT_MS,
     webhooks: Object.freeze({
       deliveryConcurrency: c.WEBHOOK_DELIVERY_CONCURRENCY,

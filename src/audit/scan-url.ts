@@ -125,6 +125,8 @@ export type ScanUrlResult =
       manifest?: ResourceManifest;
       /** An engine was stopped mid-way at the engines' share of the deadline: the tab was closed after it (nothing after the engines ran). */
       cutOff?: boolean;
+      /** Set when the URL is a document (a PDF) audited by the document engine, not a page loaded in the browser. */
+      document?: { mediaType: string; bytes: number; pages: number };
     }
   /** `throttle`: the site answered 429 or 503 to the page or to what it needs to render (see page-session.ts). */
   | { kind: 'page-error'; error: PageError; finalUrl: string | null; httpStatus: number | null; throttle?: Throttle };

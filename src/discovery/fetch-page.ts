@@ -17,6 +17,8 @@ export type FetchOutcome =
   /** `truncated`: the body went past the byte cap and only its start was read. */
   | { kind: 'html'; finalUrl: string; status: number; body: string; truncated?: boolean }
   | { kind: 'not-html'; finalUrl: string; contentType: string }
+  /** With `document`: the file's bytes as sent (no more than `maxBytes`), whatever its type. */
+  | { kind: 'document'; finalUrl: string; status: number; contentType: string; bytes: Buffer }
   | { kind: 'broken'; finalUrl: string; status: number }
   | { kind: 'off-site'; location: string }
   | { kind: 'forbidden'; reason: string }
@@ -39,6 +41,11 @@ export interface FetchOptions {
   maxDecodedBytes?: number;
   /** The site's authentication headers (its own, Cookie, Authorization), sent to its origin only. */
   auth?: FetchAuth;
+  /**
+   * Fetch a document (a PDF) rather than a page: any content type, the body as bytes, and a body
+   * past `maxBytes` is `too_large` rather than cut (half a file cannot be audited).
+   */
+  document?: boolean;
 }
 
 /** Request headers of a site's authentication set-up, and the one origin that gets them. */
@@ -119,6 +126,24 @@ function networkCode(err: unknown): { code: 'timeout' | 'connection_failed' | 'd
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { code: 'dns_error', message };
   if (code === 'ECONNREFUSED') return { code: 'connection_refused', message };
   return { code: 'connection_failed', message };
+}
+
+/** A document's body, whole: one past `maxBytes` is `too_large` (its start alone cannot be audited). */
+async function readDocument(res: Response, finalUrl: string, contentType: string, maxBytes: number): Promise<FetchOutcome> {
+  const declared = Number(res.headers.get('content-length'));
+  const tooLarge = (): FetchOutcome => ({ kind: 'unreachable', finalUrl, code: 'too_large', message: `the document is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB (DOCUMENT_MAX_BYTES)` });
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await res.body?.cancel().catch(() => {});
+    return tooLarge();
+  }
+  try {
+    const read = await readCapped(res, maxBytes);
+    if (read.truncated) return tooLarge();
+    return { kind: 'document', finalUrl, status: res.status, contentType: contentType || 'unknown', bytes: read.raw };
+  } catch (err) {
+    const n = networkCode(err);
+    return { kind: 'unreachable', finalUrl, code: n.code, message: n.code === 'timeout' ? 'the document did not arrive in time' : `the document could not be read: ${n.message}` };
+  }
 }
 
 /**
@@ -209,6 +234,7 @@ async function fetchHop(current: string, dispatcher: Agent, opts: FetchOptions):
     return { kind: 'broken', finalUrl: current, status: res.status };
   }
   const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (opts.document) return readDocument(res, current, type, opts.maxBytes ?? MAX_PAGE_BYTES);
   if (opts.accept === undefined && type !== 'text/html' && type !== 'application/xhtml+xml') {
     await res.body?.cancel().catch(() => {});
     return { kind: 'not-html', finalUrl: current, contentType: type || 'unknown' };

@@ -59,6 +59,13 @@ export const PAGE_ERROR_CODES = [
    * the site limited the crawl. Never audited without what the server refused.
    */
   'rate_limited',
+  /**
+   * A linked document (a PDF) that cannot be read: not a PDF despite its type, truncated or broken,
+   * or too large or too slow to read within DOCUMENT_READ_TIMEOUT_MS / DOCUMENT_READ_MEMORY_MB.
+   */
+  'document_unreadable',
+  /** A linked document that needs a password to open: nothing in it can be audited (or read by its visitors' assistive technology without it). */
+  'document_encrypted',
 ] as const;
 export type PageErrorCode = (typeof PAGE_ERROR_CODES)[number];
 

@@ -33,6 +33,8 @@ export interface WorkerDeps {
   aiEnrichmentConcurrency: number;
   pageLoadTimeoutMs: number;
   scanDeadlineMs?: number;
+  /** Linked documents' limits (DOCUMENT_*). */
+  documents?: PageScanActivityDeps['documents'];
   /** Pictures of findings (SCREENSHOTS*). */
   screenshots?: PageScanActivityDeps['screenshots'];
   /** Interaction states per page (SCAN_STATES_MAX, SCAN_STATES_BUDGET_MS); unset: none. */

@@ -82,6 +82,7 @@ const workers = await createWorkers({
   aiEnrichmentConcurrency: config.aiEnrichmentConcurrency,
   pageLoadTimeoutMs: config.pageLoadTimeoutMs,
   scanDeadlineMs: config.scanDeadlineMs,
+  documents: config.documents,
   webhookTimeoutMs: config.webhookTimeoutMs,
   webhooks: config.webhooks,
   screenshots: config.screenshots,

@@ -3,6 +3,7 @@ import { freePort } from '../../temporal-dev/dev-server.ts';
 import { html, startStaticServer, type StaticServer } from '../support/static-server.ts';
 import { fixtureFile } from '../helpers/fixture-pages.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../helpers/test-env.ts';
+import { pdfkitFile } from '../helpers/pdf-files.ts';
 
 const ENDED = ['completed', 'completed_partial', 'failed', 'cancelled'];
 
@@ -21,13 +22,35 @@ describe('single-page scans end to end (Temporal, PostgreSQL, Chromium)', () => 
         res.end(Buffer.from('R0lGODlhAQABAAAAACw=', 'base64'));
       },
       '/slow': html('<!doctype html><html lang="en"><title>Slow</title><main><h1>Slow</h1><img src="/slow-image.gif" alt="A dot"></main></html>'),
-      '/report.pdf': (_req, res) => {
+      '/archive.zip': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/zip' });
+        res.end(Buffer.from('PK\x03\x04 not a page', 'latin1'));
+      },
+      '/broken.pdf': (_req, res) => {
         res.writeHead(200, { 'content-type': 'application/pdf' });
         res.end('%PDF-1.4\n%%EOF\n');
+      },
+      '/fake.pdf': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/pdf' });
+        res.end('<!doctype html><title>Not a PDF</title>');
       },
       '/gone': html('<!doctype html><title>Gone</title><p>Gone</p>', 410),
       '/never': () => new Promise(() => {}),
     });
+    const minutes = await pdfkitFile({ tagged: true, displayTitle: true, info: { Title: 'Minutes of the March meeting' } }, (d) => {
+      const doc = d.struct('Document');
+      d.addStructure(doc);
+      doc.add(d.struct('H1', {}, () => d.text('Minutes of the March meeting')));
+      doc.add(d.struct('Figure', {}, () => d.rect(72, 160, 80, 80).fill('#336699')));
+      doc.end();
+    });
+    const locked = await pdfkitFile({ userPassword: 'secret', ownerPassword: 'owner' }, (d) => d.text('Hidden'));
+    for (const [path, bytes] of [['/minutes.pdf', minutes], ['/locked.pdf', locked]] as const) {
+      site.route(path, (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(bytes.length) });
+        res.end(bytes);
+      });
+    }
     closedPort = await freePort();
     env = await createTestEnv({ env: { PAGE_LOAD_TIMEOUT_MS: '3000', SCAN_RATE_LIMIT: '1000' } });
   });
@@ -161,7 +184,10 @@ describe('single-page scans end to end (Temporal, PostgreSQL, Chromium)', () => 
     ['unknown host', () => 'http://no-such-host.invalid/', 'dns_error'],
     ['HTTP error', () => `${site.origin}/gone`, 'http_error'],
     ['missing page', () => `${site.origin}/missing`, 'http_error'],
-    ['not HTML', () => `${site.origin}/report.pdf`, 'not_html'],
+    ['not HTML', () => `${site.origin}/archive.zip`, 'not_html'],
+    ['a PDF that is not readable', () => `${site.origin}/broken.pdf`, 'document_unreadable'],
+    ['a "PDF" that is HTML bytes', () => `${site.origin}/fake.pdf`, 'document_unreadable'],
+    ['a PDF that needs a password', () => `${site.origin}/locked.pdf`, 'document_encrypted'],
     ['never answers', () => `${site.origin}/never`, 'timeout'],
   ])('ends failed with an error code when the page cannot be loaded: %s', async (_name, url, code) => {
     const started = Date.now();
@@ -172,6 +198,20 @@ describe('single-page scans end to end (Temporal, PostgreSQL, Chromium)', () => 
     expect(scan.issues).toBeNull();
     expect(scan.summary).toBeNull();
     expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
+  it('audits a PDF URL as a document: its issues located by page and structure, its title as the page title', async () => {
+    const scan = await waitEnded(await startScan(`${site.origin}/minutes.pdf`));
+    expect(scan.status).toBe('completed');
+    expect(scan.pageTitle).toBe('Minutes of the March meeting');
+    expect(scan.issues.map((i: any) => `${i.axeRuleId} ${i.elementSelector} ${i.wcagCriterion} ${i.type}`).sort()).toEqual(
+      ['pdf-figure-alt-missing page 1: Document[1]/Figure[1] 1.1.1 confirmed', 'pdf-lang-missing pdf:document 3.1.1 confirmed'].sort(),
+    );
+    for (const issue of scan.issues) {
+      expect(issue.description.length).toBeGreaterThan(20);
+      expect(issue.fixSuggestion.length).toBeGreaterThan(20);
+    }
+    expect(scan.summary.overallScore).toBeLessThan(100);
   });
 
   it('cancels a running scan and refuses to cancel it again', async () => {

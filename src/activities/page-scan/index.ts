@@ -34,6 +34,7 @@ import { saveJudgementCandidates } from '../../db/repositories/judgement.reposit
 import { mergeManifests } from '../../audit/reuse/manifest.ts';
 import { siteAuthVersion } from '../../db/repositories/page-reuse.repository.ts';
 import { crawlAuditKey, reuseUnchangedPage, type ReuseOutcome } from './reuse.ts';
+import { auditDocumentAt, DEFAULT_DOCUMENT_SETTINGS, type DocumentSettings } from './document.ts';
 
 export interface PageScanActivityDeps {
   db: Database;
@@ -61,6 +62,8 @@ export interface PageScanActivityDeps {
   enricher?: { readonly name: string };
   /** REUSE_MAX_AGE in ms: a page's audit is reused for at most this long; 0: never. Unset: 30 days. */
   reuseMaxAgeMs?: number;
+  /** Linked documents' limits (DOCUMENT_*); unset: the defaults. */
+  documents?: DocumentSettings;
 }
 
 /**
@@ -228,7 +231,15 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
       }
       const [first, ...later] = viewports as [ViewportName, ...ViewportName[]];
       let result = await scanAt(first, deps.scanDeadlineMs);
-      if (result.kind === 'scanned' && tagged) result = atViewport(result, first);
+      // Not a page: a document (a PDF) is audited as one, once, whatever the viewports.
+      if (result.kind === 'page-error' && result.error.code === 'not_html' && !flow) {
+        stage = 'Document';
+        ctx.heartbeat({ stage });
+        const settings = deps.documents ?? DEFAULT_DOCUMENT_SETTINGS;
+        result = (await auditDocumentAt(url, { policy: deps.policy, pacer, pageLoadTimeoutMs: deps.pageLoadTimeoutMs, settings, signal: ctx.cancellationSignal })) ?? result;
+      }
+      const isDocument = result.kind === 'scanned' && result.document !== undefined;
+      if (result.kind === 'scanned' && tagged && !isDocument) result = atViewport(result, first);
       // What was really checked: only those viewports' and states' issues can be found fixed.
       const checked = { viewports: [first], states: new Set(result.kind === 'scanned' ? result.statesChecked : []) };
       // What each viewport's audit loaded: the page is reusable only if all of it can be checked again.
@@ -243,7 +254,7 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
       }
       // The page's title, final URL and status are the first viewport's; each later one adds its
       // own findings, merged within that viewport only (one barrier at two viewports is two issues).
-      for (const viewport of result.kind === 'scanned' && !flow ? later : []) {
+      for (const viewport of result.kind === 'scanned' && !flow && !isDocument ? later : []) {
         // Cancelled meanwhile: the activity ends as cancelled rather than start the next viewport.
         if (ctx.cancellationSignal.aborted) await ctx.cancelled;
         const left = budgetEnd - Date.now();
@@ -312,7 +323,7 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
         passes: result.passes,
         findings: rows,
         screenshots: screenshotsToStore(result.screenshots, result.findings, rows, deps.screenshots, tabOwner.crawlId ?? null, tagged ? first : null),
-        coverage: { viewports: tagged ? checked.viewports : null, states: [...checked.states], ...(unfinished.length ? { unfinishedEngines: unfinished } : {}) },
+        coverage: { viewports: tagged && !isDocument ? checked.viewports : null, states: [...checked.states], ...(unfinished.length ? { unfinishedEngines: unfinished } : {}) },
       });
       if (result.candidates) await saveJudgementCandidates(deps.db, scanId, { ...result.candidates, viewport: tagged ? first : null });
       return result;

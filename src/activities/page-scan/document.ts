@@ -1,0 +1,95 @@
+/**
+ * A URL the browser does not show as a page (it answered with another content type, or started a
+ * download): fetched once more as a document, as a careful guest (the host's pacing, the target
+ * policy's pinned connection, a size cap) and, when it is a PDF, audited by the document engine.
+ */
+import { politeFetch } from '../../discovery/polite-fetch.ts';
+import type { TargetPolicy } from '../../security/target-policy.ts';
+import type { HostPacer } from '../../shared/politeness.ts';
+import { looksLikePdf } from '../../audit/documents/pdf-facts.ts';
+import { readPdfInWorker } from '../../audit/documents/read-in-worker.ts';
+import { DOCUMENT_ENGINE, judgePdf } from '../../audit/documents/judge-pdf.ts';
+import type { ScanUrlResult } from '../../audit/scan-url.ts';
+
+export interface DocumentSettings {
+  /** DOCUMENT_MAX_BYTES. */
+  readonly maxBytes: number;
+  /** DOCUMENT_READ_TIMEOUT_MS. */
+  readonly readTimeoutMs: number;
+  /** DOCUMENT_READ_MEMORY_MB. */
+  readonly memoryMb: number;
+}
+
+export const DEFAULT_DOCUMENT_SETTINGS: DocumentSettings = Object.freeze({ maxBytes: 50 * 1024 * 1024, readTimeoutMs: 60_000, memoryMb: 512 });
+
+const PDF_TYPES = /^application\/(pdf|x-pdf|acrobat)$|^application\/octet-stream$|^binary\/octet-stream$/;
+
+export interface DocumentAuditDeps {
+  policy: TargetPolicy;
+  pacer: HostPacer;
+  pageLoadTimeoutMs: number;
+  settings: DocumentSettings;
+  signal?: AbortSignal;
+}
+
+/**
+ * The document at `url` audited, or undefined when it is not a document the service audits (the
+ * page's `not_html` error then stands). A document that cannot be fetched or read is a page error
+ * that says why; a site that pushes back is a `rate_limited` error with its wait, as for a page.
+ */
+export async function auditDocumentAt(url: string, deps: DocumentAuditDeps): Promise<ScanUrlResult | undefined> {
+  const startedAt = performance.now();
+  const fetched = await politeFetch({ pacer: deps.pacer, signal: deps.signal })(url, {
+    siteUrl: url,
+    policy: deps.policy,
+    timeoutMs: deps.pageLoadTimeoutMs,
+    retries: 1,
+    accept: 'application/pdf,*/*;q=0.1',
+    maxBytes: deps.settings.maxBytes,
+    document: true,
+  });
+  switch (fetched.kind) {
+    case 'document':
+      break;
+    case 'throttled':
+      return {
+        kind: 'page-error',
+        error: { code: 'rate_limited', message: `the site answered HTTP ${fetched.status} to the document: it asks the crawl to wait` },
+        finalUrl: fetched.finalUrl,
+        httpStatus: fetched.status,
+        throttle: { status: fetched.status, url: fetched.finalUrl, ...(fetched.retryAfterMs !== undefined ? { retryAfterMs: fetched.retryAfterMs } : {}) },
+      };
+    case 'unreachable':
+      return { kind: 'page-error', error: { code: fetched.code, message: fetched.message }, finalUrl: fetched.finalUrl, httpStatus: null };
+    case 'forbidden':
+      return { kind: 'page-error', error: { code: 'forbidden_target', message: fetched.reason }, finalUrl: null, httpStatus: null };
+    case 'broken':
+      return { kind: 'page-error', error: { code: 'http_error', message: `HTTP ${fetched.status}` }, finalUrl: fetched.finalUrl, httpStatus: fetched.status };
+    default:
+      // A redirect to another site, or an HTML page after all: not this audit's to judge.
+      return undefined;
+  }
+  const { bytes, finalUrl, status, contentType } = fetched;
+  // The bytes decide, not the name or the header: a PDF served as octet-stream is still one.
+  if (!looksLikePdf(bytes)) {
+    return PDF_TYPES.test(contentType) && contentType.includes('pdf')
+      ? { kind: 'page-error', error: { code: 'document_unreadable', message: `the server calls it ${contentType}, but the file does not start as a PDF (no %PDF- header)` }, finalUrl, httpStatus: status }
+      : undefined;
+  }
+  const read = await readPdfInWorker(bytes, { timeoutMs: deps.settings.readTimeoutMs, memoryMb: deps.settings.memoryMb, signal: deps.signal });
+  if (read.kind === 'encrypted') return { kind: 'page-error', error: { code: 'document_encrypted', message: read.message }, finalUrl, httpStatus: status };
+  if (read.kind === 'unreadable') return { kind: 'page-error', error: { code: 'document_unreadable', message: read.message.slice(0, 500) }, finalUrl, httpStatus: status };
+  const judged = judgePdf(read.facts);
+  return {
+    kind: 'scanned',
+    pageTitle: read.facts.title,
+    finalUrl,
+    httpStatus: status,
+    findings: judged.findings,
+    passes: judged.passes,
+    blocked: [],
+    engines: [{ engine: DOCUMENT_ENGINE, ms: Math.round(performance.now() - startedAt), findings: judged.findings }],
+    statesChecked: [],
+    document: { mediaType: 'application/pdf', bytes: bytes.byteLength, pages: read.facts.pageCount },
+  };
+}
