@@ -128,6 +128,8 @@ export function pageDto(p: PageRecord, counts: IssueCounts | undefined) {
     depth: p.depth,
     discoveredVia: p.discoveredVia,
     httpStatus: p.httpStatus,
+    kind: p.mediaType === null ? ('page' as const) : ('document' as const),
+    mediaType: p.mediaType,
     latestScore: p.latestScore,
     issueCounts: countsDto(counts),
     lastScannedAt: iso(p.lastScannedAt),

@@ -150,6 +150,8 @@ export interface PagesTable {
   depth: number;
   discovered_via: DiscoveredVia;
   http_status: number | null;
+  /** A document's media type (`application/pdf`); null for an HTML page. */
+  media_type: string | null;
   latest_score: number | null;
   last_scanned_at: Timestamp | null;
   created_at: Generated<Date>;

@@ -93,9 +93,12 @@ export function landedAt(finalUrl: string, requested: string): string | undefine
   return routeOf(finalUrl) ? normalizeRenderedUrl(finalUrl) : page + route;
 }
 
-const NON_HTML_EXTENSIONS = /\.(pdf|zip|gz|tgz|rar|7z|png|jpe?g|gif|webp|svg|ico|bmp|tiff?|mp3|mp4|m4a|webm|ogg|wav|avi|mov|docx?|xlsx?|pptx?|odt|ods|csv|json|xml|rss|atom|txt|css|js|mjs|woff2?|ttf|eot|exe|dmg|apk|iso)$/i;
+const NON_HTML_EXTENSIONS = /\.(zip|gz|tgz|rar|7z|png|jpe?g|gif|webp|svg|ico|bmp|tiff?|mp3|mp4|m4a|webm|ogg|wav|avi|mov|docx?|xlsx?|pptx?|odt|ods|csv|json|xml|rss|atom|txt|css|js|mjs|woff2?|ttf|eot|exe|dmg|apk|iso)$/i;
 
-/** Links not worth a request: obvious downloads and assets. Their type is still checked when fetched. */
+/**
+ * Links not worth a request: obvious downloads and assets. Their type is still checked when fetched.
+ * A PDF is not one of them: it is a document the crawl audits (see `documentType`).
+ */
 export function looksLikeAsset(url: string): boolean {
   return NON_HTML_EXTENSIONS.test(new URL(url).pathname);
 }
@@ -111,4 +114,19 @@ export function sameSiteMove(from: string, to: string): boolean {
   if (a.hostname === b.hostname || bare(a.hostname) !== bare(b.hostname) || !bare(a.hostname).includes('.')) return false;
   if (a.protocol === b.protocol) return a.port === b.port;
   return a.protocol === 'http:' && b.protocol === 'https:' && a.port === '' && b.port === '';
+}
+
+const PDF_TYPES = new Set(['application/pdf', 'application/x-pdf', 'application/acrobat']);
+const GENERIC_TYPES = new Set(['application/octet-stream', 'binary/octet-stream', 'application/download', 'application/force-download', 'unknown']);
+
+/**
+ * The document type of an answer that is not HTML, when the crawl audits it as a document: a PDF
+ * by its Content-Type, or a `.pdf` address served with a generic type. Undefined for anything else
+ * (images, archives, feeds), which stays out of the crawl. The scan reads the file's own header.
+ */
+export function documentType(contentType: string, url: string): 'application/pdf' | undefined {
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  if (PDF_TYPES.has(type)) return 'application/pdf';
+  if (GENERIC_TYPES.has(type) && /\.pdf$/i.test(new URL(url).pathname)) return 'application/pdf';
+  return undefined;
 }

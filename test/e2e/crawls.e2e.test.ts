@@ -88,6 +88,14 @@ describe('site crawls end to end', () => {
     expect(byPath['/slow'].latestScore).toBeNull();
     expect(byPath['/about'].issueCounts).toEqual({ critical: 1, serious: 0, moderate: 0, minor: 0, total: 1 });
     expect(byPath['/hidden'].latestScore).toBe(100);
+    // The linked PDF is a document of the crawl, audited from the file (accessible: no issue).
+    expect(byPath['/files/report.pdf']).toMatchObject({ kind: 'document', mediaType: 'application/pdf', title: 'Annual report', latestScore: 100 });
+    expect(byPath['/about']).toMatchObject({ kind: 'page', mediaType: null });
+    const documents = await get(`/api/sites/${siteId}/pages?kind=document`);
+    expect(documents.data.map((p: any) => p.path)).toEqual(['/files/report.pdf']);
+    expect(documents.pagination.total).toBe(1);
+    expect((await get(`/api/sites/${siteId}/pages?kind=page`)).pagination.total).toBe(FIXTURE_PAGES.length - 1);
+    expect((await env.request(`/api/sites/${siteId}/pages?kind=pdf`)).status).toBe(400);
 
     const issues = await allIssues();
     expect(issues.map(issueKey).sort()).toEqual(['/about image-alt #office', '/contact label #message', '/scripted image-alt #late'].sort());

@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { html, startStaticServer, type StaticServer } from '../support/static-server.ts';
+import { pdfkitFile } from './pdf-files.ts';
 
 /** Versions of the fixture site: v2 fixes one barrier and adds another; v3 is v1 again. */
 export type SiteVersion = 1 | 2 | 3;
@@ -12,7 +13,8 @@ const GIF = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
 /**
  * A small site on loopback with the traps of a real one: a page only in the (gzipped, indexed)
  * sitemap, a robots.txt disallow, off-site links and an off-site redirect, a same-site redirect to
- * a known page, a PDF, mailto: and tel: links, a page that never answers, an endless query-string
+ * a known page, a PDF (an accessible one, tagged, titled, with a language: a document of the crawl
+ * with no issue), mailto: and tel: links, a page that never answers, an endless query-string
  * calendar, a 404, and a barrier inserted by script. Its home page offers a search box, so each
  * page has a second way to be found (WCAG 2.4.5) and the crawl-level check stays quiet.
  */
@@ -76,9 +78,16 @@ export async function startCrawlFixture(): Promise<StaticServer & { setVersion(v
     res.writeHead(302, { location: 'https://elsewhere.example/welcome' });
     res.end();
   });
+  const report = await pdfkitFile({ tagged: true, lang: 'en-GB', displayTitle: true, info: { Title: 'Annual report' } }, (d) => {
+    const doc = d.struct('Document');
+    d.addStructure(doc);
+    doc.add(d.struct('H1', {}, () => d.text('Annual report')));
+    doc.add(d.struct('P', {}, () => d.text('The company had a good year.')));
+    doc.end();
+  });
   server.route('/files/report.pdf', (_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/pdf' });
-    res.end('%PDF-1.4\n');
+    res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(report.length) });
+    res.end(report);
   });
   server.route('/robots.txt', (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/plain' });
@@ -100,4 +109,4 @@ export async function startCrawlFixture(): Promise<StaticServer & { setVersion(v
 }
 
 /** The pages a crawl of the fixture must find, by path. */
-export const FIXTURE_PAGES = ['/', '/about', '/calendar?d=1', '/calendar?d=2', '/calendar?d=3', '/contact', '/hidden', '/scripted', '/slow'];
+export const FIXTURE_PAGES = ['/', '/about', '/calendar?d=1', '/calendar?d=2', '/calendar?d=3', '/contact', '/files/report.pdf', '/hidden', '/scripted', '/slow'];

@@ -20,7 +20,7 @@ import { politeFetch } from '../../discovery/polite-fetch.ts';
 import { addCrawlThrottledMs } from '../../db/repositories/host-pacing.repository.ts';
 import { THROTTLE_ATTEMPTS, throttleWaitMs, UNPACED, type HostPacer } from '../../shared/politeness.ts';
 import { readRobots, readSitemaps, type FetchBudget, type Robots } from '../../discovery/sitemaps.ts';
-import { landedAt, looksLikeAsset, normalizeUrl, pathOf, sameSite, sameSiteMove } from '../../discovery/urls.ts';
+import { documentType, landedAt, looksLikeAsset, normalizeUrl, pathOf, sameSite, sameSiteMove } from '../../discovery/urls.ts';
 import { admitRenderedLinks, crawlScansSettled, nextRenderedLinks } from '../../db/repositories/rendered-link.repository.ts';
 
 /** Fetches per page of `maxPages` discovery may make in all (robots.txt, sitemaps, pages, broken links). */
@@ -186,6 +186,16 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
         });
         return { added: reg.added, links: [] };
       }
+      case 'not-html': {
+        // A document the site links to (a PDF): a page of the crawl, audited from the file. Its
+        // links are not followed (a document's links lead to pages its site links to anyway).
+        const url = landedAt(outcome.finalUrl, item.url)!;
+        const mediaType = documentType(outcome.contentType, url);
+        if (!mediaType || !skipped.admit(url)) return { added: false, links: [] };
+        if (url !== item.url) await markUrlDone(deps.db, crawlId, url, 'not-html');
+        const reg = await registerPage(deps.db, { crawlId, siteId, url, path: pathOf(url), depth: item.depth, via: item.via, httpStatus: null, mediaType });
+        return { added: reg.added, links: [] };
+      }
       case 'broken':
         await incrementBrokenLinks(deps.db, crawlId);
         return { added: false, links: [] };
@@ -207,7 +217,7 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
 
   /** The page a frontier URL's HTML answer landed on (`url`), registered with the URL's depth and origin. */
   function registerAnswered(crawlId: string, siteId: string, url: string, item: FrontierUrl, httpStatus: number) {
-    return registerPage(deps.db, { crawlId, siteId, url, path: pathOf(url), depth: item.depth, via: item.via, httpStatus });
+    return registerPage(deps.db, { crawlId, siteId, url, path: pathOf(url), depth: item.depth, via: item.via, httpStatus, mediaType: null });
   }
 
   return {

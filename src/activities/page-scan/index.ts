@@ -118,7 +118,17 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
   async function scanAndStore(
     scanId: string,
     url: string,
-    tabOwner: { owner: string; keep: boolean; auth?: () => Promise<SiteAuthLoad>; viewports?: readonly ViewportName[]; crawlId?: string; collectLinks?: boolean; recordResources?: boolean },
+    tabOwner: {
+      owner: string;
+      keep: boolean;
+      auth?: () => Promise<SiteAuthLoad>;
+      viewports?: readonly ViewportName[];
+      crawlId?: string;
+      collectLinks?: boolean;
+      recordResources?: boolean;
+      /** Discovery found a document (a PDF) at the URL: it is audited from the file, without the browser. */
+      document?: boolean;
+    },
     onStage?: (s: ScanStage) => Promise<void>,
     flow?: ScanUrlOptions['flow'],
   ): Promise<ScanUrlResult> {
@@ -230,14 +240,16 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
         waitedMs += paused;
       }
       const [first, ...later] = viewports as [ViewportName, ...ViewportName[]];
-      let result = await scanAt(first, deps.scanDeadlineMs);
-      // Not a page: a document (a PDF) is audited as one, once, whatever the viewports.
-      if (result.kind === 'page-error' && result.error.code === 'not_html' && !flow) {
+      // A document (a PDF) is audited from the file, once, whatever the viewports: straight away when
+      // discovery saw one at the URL, or when the browser found that the URL is not a page.
+      const auditDocument = () => {
         stage = 'Document';
         ctx.heartbeat({ stage });
         const settings = deps.documents ?? DEFAULT_DOCUMENT_SETTINGS;
-        result = (await auditDocumentAt(url, { policy: deps.policy, pacer, pageLoadTimeoutMs: deps.pageLoadTimeoutMs, settings, signal: ctx.cancellationSignal })) ?? result;
-      }
+        return auditDocumentAt(url, { policy: deps.policy, pacer, pageLoadTimeoutMs: deps.pageLoadTimeoutMs, settings, signal: ctx.cancellationSignal });
+      };
+      let result = (tabOwner.document && !flow ? await auditDocument() : undefined) ?? (await scanAt(first, deps.scanDeadlineMs));
+      if (!tabOwner.document && result.kind === 'page-error' && result.error.code === 'not_html' && !flow) result = (await auditDocument()) ?? result;
       const isDocument = result.kind === 'scanned' && result.document !== undefined;
       if (result.kind === 'scanned' && tagged && !isDocument) result = atViewport(result, first);
       // What was really checked: only those viewports' and states' issues can be found fixed.
@@ -383,7 +395,7 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
               row.id,
               page.url,
               // A flow's end state hands over no links: what it shows may hold the values it typed.
-              { owner: `crawl:${input.crawlId}`, keep: true, auth, viewports, crawlId: input.crawlId, collectLinks: !flow, recordResources: !flow },
+              { owner: `crawl:${input.crawlId}`, keep: true, auth, viewports, crawlId: input.crawlId, collectLinks: !flow, recordResources: !flow, document: page.mediaType !== null },
               undefined,
               flow && { ...flow.scan, onRan: () => markFlowRan(deps.db, row.id) },
             );

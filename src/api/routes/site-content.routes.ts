@@ -22,7 +22,11 @@ export function siteContentRoutes(deps: AppDeps) {
       path: '/api/sites/{id}/pages',
       tags: ['Pages'],
       summary: 'Pages of the site by URL, with latest score and open issues per severity',
-      request: { params: SiteParams, query: paginationQuery(50) },
+      description: '`kind=document` lists only the documents (PDFs) the crawls audited, `kind=page` only the HTML pages.',
+      request: {
+        params: SiteParams,
+        query: paginationQuery(50).extend({ kind: z.enum(['page', 'document']).optional().openapi({ description: 'Only HTML pages, or only documents (PDFs).' }) }),
+      },
       responses: { 200: json(envelopeSchema(PageSchema, 'PagePage'), 'A page of pages'), ...problemResponses(400, 401, 404, 503) },
     }),
     async (c) => {

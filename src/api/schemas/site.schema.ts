@@ -159,6 +159,11 @@ export const PageSchema = z
         'or a scripted flow of the site whose end state is audited as a page (`flow`).',
     }),
     httpStatus: z.number().int().nullable(),
+    kind: z.enum(['page', 'document']).openapi({
+      description:
+        'An HTML page, loaded and audited in the browser, or a document the site links to (a PDF), audited from the file: its issues are located by page number and structure path (`page 3: Document[1]/Figure[2]`, or `pdf:document` for the file as a whole).',
+    }),
+    mediaType: z.string().nullable().openapi({ description: 'A document\'s media type (`application/pdf`); null for an HTML page.', example: 'application/pdf' }),
     latestScore: z.number().int().nullable(),
     issueCounts: IssueCounts.openapi({ description: 'Open issues of the page by severity.' }),
     lastScannedAt: z.string().nullable(),

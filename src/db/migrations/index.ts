@@ -23,6 +23,7 @@ import * as m0021 from './2026-11-28T01-00-00_polite_crawling.ts';
 import * as m0022 from './2026-11-28T04-00-00_webhook_receivers_and_sealed_secrets.ts';
 import * as m0023 from './2026-11-28T05-00-00_page_reuse.ts';
 import * as m0024 from './2026-11-29T00-00-00_host_fetch_leases.ts';
+import * as m0025 from './2026-11-29T01-00-00_page_media_type.ts';
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T04-00-00_webhook_receivers_and_sealed_secrets': m0022,
   '2026-11-28T05-00-00_page_reuse': m0023,
   '2026-11-29T00-00-00_host_fetch_leases': m0024,
+  '2026-11-29T01-00-00_page_media_type': m0025,
 };

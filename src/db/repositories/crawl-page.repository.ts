@@ -27,13 +27,20 @@ export async function registerPage(
     via: DiscoveredVia;
     httpStatus: number | null;
     failed?: ErrorInfo;
+    /** What the answer was: a document's media type, null for HTML; unset when there was no answer (kept as it was). */
+    mediaType?: string | null;
   },
 ): Promise<{ pageId: string; added: boolean }> {
   return db.transaction().execute(async (trx) => {
     const page = await trx
       .insertInto('pages')
-      .values({ site_id: v.siteId, url: v.url, path: v.path, depth: v.depth, discovered_via: v.via, http_status: v.httpStatus })
-      .onConflict((oc) => oc.columns(['site_id', 'url']).doUpdateSet({ http_status: sql`coalesce(excluded.http_status, pages.http_status)` }))
+      .values({ site_id: v.siteId, url: v.url, path: v.path, depth: v.depth, discovered_via: v.via, http_status: v.httpStatus, media_type: v.mediaType ?? null })
+      .onConflict((oc) =>
+        oc.columns(['site_id', 'url']).doUpdateSet({
+          http_status: sql`coalesce(excluded.http_status, pages.http_status)`,
+          ...(v.mediaType === undefined ? {} : { media_type: sql`excluded.media_type` }),
+        }),
+      )
       .returning('id')
       .executeTakeFirstOrThrow();
     const added = await trx

@@ -37,10 +37,15 @@ async function openIssueCounts(db: Db, pageIds: string[]): Promise<Map<string, I
   return new Map(rows.map((r) => [r.page_id, r.counts]));
 }
 
-export async function listPages(db: Db, siteId: string, page: { limit: number; offset: number }): Promise<{ rows: PageWithCounts[]; total: number }> {
+/** What a page is: an HTML page loaded in the browser, or a document (a PDF) the site links to. */
+export type PageKind = 'page' | 'document';
+
+export async function listPages(db: Db, siteId: string, page: { limit: number; offset: number; kind?: PageKind }): Promise<{ rows: PageWithCounts[]; total: number }> {
+  const of = <Q extends { where: (...a: any[]) => Q }>(q: Q): Q =>
+    page.kind === undefined ? q : page.kind === 'document' ? q.where('media_type', 'is not', null) : q.where('media_type', 'is', null);
   const [rows, total] = await Promise.all([
-    db.selectFrom('pages').selectAll().where('site_id', '=', siteId).orderBy('url').orderBy('id').limit(page.limit).offset(page.offset).execute(),
-    db.selectFrom('pages').select((eb) => eb.fn.countAll<number>().as('n')).where('site_id', '=', siteId).executeTakeFirstOrThrow(),
+    of(db.selectFrom('pages').selectAll().where('site_id', '=', siteId)).orderBy('url').orderBy('id').limit(page.limit).offset(page.offset).execute(),
+    of(db.selectFrom('pages').select((eb) => eb.fn.countAll<number>().as('n')).where('site_id', '=', siteId)).executeTakeFirstOrThrow(),
   ]);
   const counts = await openIssueCounts(db, rows.map((r) => r.id));
   return { rows: rows.map((p) => ({ page: pageFromRow(p), counts: counts.get(p.id) })), total: total.n };
@@ -53,8 +58,9 @@ export async function findPage(db: Db, siteId: string, pageId: string): Promise<
 }
 
 /** A page's id and URL; throws if there is no such page. */
-export async function getPageUrl(db: Db, pageId: string): Promise<Pick<PageRecord, 'id' | 'url'>> {
-  return db.selectFrom('pages').select(['id', 'url']).where('id', '=', pageId).executeTakeFirstOrThrow();
+export async function getPageUrl(db: Db, pageId: string): Promise<Pick<PageRecord, 'id' | 'url' | 'mediaType'>> {
+  const r = await db.selectFrom('pages').select(['id', 'url', 'media_type']).where('id', '=', pageId).executeTakeFirstOrThrow();
+  return { id: r.id, url: r.url, mediaType: r.media_type };
 }
 
 /**

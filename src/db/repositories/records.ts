@@ -223,6 +223,8 @@ export interface PageRecord {
   depth: number;
   discoveredVia: DiscoveredVia;
   httpStatus: number | null;
+  /** A document's media type (`application/pdf`); null for an HTML page. */
+  mediaType: string | null;
   latestScore: number | null;
   lastScannedAt: Date | null;
   createdAt: Date;
@@ -238,6 +240,7 @@ export function pageFromRow(r: Page): PageRecord {
     depth: r.depth,
     discoveredVia: r.discovered_via,
     httpStatus: r.http_status,
+    mediaType: r.media_type,
     latestScore: r.latest_score,
     lastScannedAt: r.last_scanned_at,
     createdAt: r.created_at,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractLinks } from '../../../src/discovery/extract-links.ts';
 import { decodeBody } from '../../../src/discovery/fetch-page.ts';
-import { looksLikeAsset, normalizeUrl, pathOf, sameSite, sameSiteMove, siteHostname } from '../../../src/discovery/urls.ts';
+import { documentType, looksLikeAsset, normalizeUrl, pathOf, sameSite, sameSiteMove, siteHostname } from '../../../src/discovery/urls.ts';
 import { gzipSync } from 'node:zlib';
 
 describe('discovery URL rules', () => {
@@ -50,12 +50,22 @@ describe('discovery URL rules', () => {
     expect(await decodeBody(Buffer.from('plain'), 1)).toEqual({ ok: true, text: 'plain' });
   });
 
-  it('skips obvious assets and shows paths with their query', () => {
-    expect(looksLikeAsset('https://example.org/files/report.PDF')).toBe(true);
+  it('skips obvious assets, keeps documents, and shows paths with their query', () => {
+    expect(looksLikeAsset('https://example.org/files/report.PDF')).toBe(false);
+    expect(looksLikeAsset('https://example.org/files/report.zip')).toBe(true);
     expect(looksLikeAsset('https://example.org/img/logo.png?v=2')).toBe(true);
     expect(looksLikeAsset('https://example.org/docs/page.html')).toBe(false);
     expect(looksLikeAsset('https://example.org/about')).toBe(false);
     expect(pathOf('https://example.org/calendar?d=2')).toBe('/calendar?d=2');
+  });
+
+  it('takes an answer for a document by its type, or a .pdf address served with a generic type', () => {
+    expect(documentType('application/pdf', 'https://example.org/download?id=3')).toBe('application/pdf');
+    expect(documentType('Application/PDF; charset=binary', 'https://example.org/a')).toBe('application/pdf');
+    expect(documentType('application/octet-stream', 'https://example.org/files/Report.PDF')).toBe('application/pdf');
+    expect(documentType('application/octet-stream', 'https://example.org/files/setup.exe')).toBeUndefined();
+    expect(documentType('image/png', 'https://example.org/files/chart.pdf')).toBeUndefined();
+    expect(documentType('application/zip', 'https://example.org/files/all.zip')).toBeUndefined();
   });
 });
 
