@@ -121,6 +121,46 @@ export function conformance(
   });
 }
 
+/** The document audit's rules that can report each criterion. */
+function documentRulesFor(criterion: string): string[] {
+  return rulesFor(criterion).filter((id) => RULES.get(id)?.engine === 'document');
+}
+
+/**
+ * The conformance of the documents (PDFs) audited, OpenACR's `electronic-docs` component: the
+ * same levels as `conformance` on the documents' confirmed issues alone; where none, Not
+ * Evaluated, saying whether a document rule looks at the criterion at all.
+ */
+export function documentConformance(
+  criteria: readonly CriterionResult[],
+  groups: readonly IssueGroup[],
+  confirmed: readonly ConfirmedCount[],
+  documentsAudited: number,
+): ConformanceRow[] {
+  const documentGroups = groups.filter((g) => RULES.get(g.ruleId)?.engine === 'document');
+  const byCriterion = new Map(confirmed.map((c) => [c.criterion, c]));
+  return criteria.map((c) => {
+    const found = byCriterion.get(c.id);
+    const row = { id: c.id, title: c.title, level: c.level, confirmedIssues: found?.issues ?? 0, pagesAffected: found?.pages ?? 0, pagesAudited: documentsAudited };
+    if (found && found.issues > 0) {
+      const examples = worstExamples(documentGroups, c.id);
+      const everywhere = found.pages >= documentsAudited;
+      const where = everywhere ? `every document audited (${plural(documentsAudited, 'document')})` : `${found.pages.toLocaleString('en-US')} of ${plural(documentsAudited, 'document')} audited`;
+      return {
+        ...row,
+        conformance: everywhere ? 'does-not-support' : 'partially-supports',
+        remarks: `${plural(found.issues, 'confirmed issue')} on ${where}.${describeExamples(examples)}`,
+        examples,
+      };
+    }
+    const rules = documentRulesFor(c.id);
+    const remarks = rules.length
+      ? `No confirmed failure in ${plural(documentsAudited, 'document')} (${rules.join(', ')}). These checks decide only part of this criterion: a person must confirm it.`
+      : 'Needs a person: no automated document check looks at this criterion.';
+    return { ...row, conformance: 'not-evaluated', remarks, examples: [] };
+  });
+}
+
 /**
  * The criteria a report may list under "What works well": those its automated checks decide in
  * full and found no failure against. The rest with no failure are "no automated failure".

@@ -22,17 +22,27 @@ const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 const clean = (s: string) => s.replace(CONTROLS, '');
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
-function chapter(rows: readonly ConformanceRow[], level: 'A' | 'AA') {
-  const mine = rows.filter((r) => r.level === level);
-  const count = (c: ConformanceRow['conformance']) => mine.filter((r) => r.conformance === c).length;
+function chapter(report: Report, level: 'A' | 'AA') {
+  const mine = report.conformance.filter((r) => r.level === level);
+  // The documents (PDFs) audited are OpenACR's `electronic-docs` component, judged on their own.
+  const documents = new Map((report.documentConformance ?? []).filter((r) => r.level === level).map((r) => [r.id, r]));
+  const count = (rows: readonly ConformanceRow[], c: ConformanceRow['conformance']) => rows.filter((r) => r.conformance === c).length;
+  const tally = (rows: readonly ConformanceRow[]) =>
+    `${count(rows, 'does-not-support')} Does Not Support, ${count(rows, 'partially-supports')} Partially Supports, ${count(rows, 'supports')} Supports, ${count(rows, 'not-evaluated')} Not Evaluated`;
   return {
     notes:
-      `${mine.length} Level ${level} success criteria of WCAG 2.2: ${count('does-not-support')} Does Not Support, ${count('partially-supports')} Partially Supports, ` +
-      `${count('supports')} Supports, ${count('not-evaluated')} Not Evaluated (an automated audit alone cannot decide them).`,
-    criteria: mine.map((r) => ({
-      num: r.id,
-      components: [{ name: 'web', adherence: { level: r.conformance, notes: clean(r.remarks) } }],
-    })),
+      `${mine.length} Level ${level} success criteria of WCAG 2.2: ${tally(mine)} (an automated audit alone cannot decide them)` +
+      (documents.size ? `; for the documents audited (electronic-docs): ${tally([...documents.values()])}.` : '.'),
+    criteria: mine.map((r) => {
+      const doc = documents.get(r.id);
+      return {
+        num: r.id,
+        components: [
+          { name: 'web', adherence: { level: r.conformance, notes: clean(r.remarks) } },
+          ...(doc ? [{ name: 'electronic-docs', adherence: { level: doc.conformance, notes: clean(doc.remarks) } }] : []),
+        ],
+      };
+    }),
   };
 }
 
@@ -41,6 +51,7 @@ export function openAcrDocument(report: Report) {
   const t = report.target;
   const date = day(t.completedAt ?? report.generatedAt);
   const scanned = report.pages.filter((p) => p.state === 'scanned');
+  const documents = scanned.filter((p) => p.kind === 'document').length;
   const named = scanned.slice(0, MAX_NAMED_PAGES).map((p) => clean(p.url));
   const more = scanned.length - named.length;
   const what = t.kind === 'crawl' ? `the web site ${t.url}` : `the web page ${t.url}`;
@@ -59,9 +70,10 @@ export function openAcrDocument(report: Report) {
     version: 1,
     notes:
       `Automated audit of ${what} (${t.kind} ${t.id}, ${t.status}), ended ${date}, against ${t.standard}. ` +
-      `Pages audited (${scanned.length}):\n${named.join('\n')}${more > 0 ? `\n... and ${more} more (the Excel export lists every page)` : ''}`,
+      `Pages audited (${scanned.length}${documents ? `, of them ${documents} document${documents === 1 ? '' : 's'} (PDF), reported as the electronic-docs component` : ''}):\n${named.join('\n')}${more > 0 ? `\n... and ${more} more (the Excel export lists every page)` : ''}`,
     evaluation_methods_used:
       `Automated testing only. Each page was rendered in ${t.browser} and checked by ${engines}. ` +
+      (documents ? 'Each document (PDF) was read from the file with pdf.js and checked by the document rules (tags, title, language, text layer, figures, tables, links, fields). ' : '') +
       'No person reviewed the results: a criterion is Does Not Support or Partially Supports only where confirmed failures were found ' +
       '(on every page audited, or on some), and Not Evaluated wherever the automated checks cannot decide it.',
     legal_disclaimer:
@@ -69,8 +81,8 @@ export function openAcrDocument(report: Report) {
     license: 'CC-BY-4.0',
     catalog: OPENACR_CATALOG,
     chapters: {
-      success_criteria_level_a: chapter(report.conformance, 'A'),
-      success_criteria_level_aa: chapter(report.conformance, 'AA'),
+      success_criteria_level_a: chapter(report, 'A'),
+      success_criteria_level_aa: chapter(report, 'AA'),
       success_criteria_level_aaa: { disabled: true, notes: 'Level AAA was not part of this audit.' },
     },
   };

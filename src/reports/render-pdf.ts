@@ -3,7 +3,8 @@
  *
  * Order: cover (H1), contents (crawl), About this audit, Executive summary, Findings at a glance
  * (vector charts as Figures with alt text), Results by WCAG criterion, Conformance report (ACR), Issues by WCAG criterion and
- * rule, Changes since the previous crawl (crawl), Pages (crawl), Pages not scanned, Glossary.
+ * rule, Changes since the previous crawl (crawl), Pages (crawl), Documents (PDF; when the audit met
+ * one), Pages not scanned, Glossary.
  * Page furniture (running header, footer, page numbers) is drawn at the end over the buffered pages
  * as Pagination artifacts, and the contents' page numbers are filled in then.
  *
@@ -31,7 +32,7 @@ import { failedPages } from './pdf/sections/failed-pages.ts';
 import { furniture } from './pdf/sections/furniture.ts';
 import { glossary } from './pdf/sections/glossary.ts';
 import { issueGroups } from './pdf/sections/issues.ts';
-import { pagesTable } from './pdf/sections/pages.ts';
+import { documentsTable, pagesTable } from './pdf/sections/pages.ts';
 import type { Ctx, Section } from './pdf/sections/section.ts';
 import type { Report } from './report-model.ts';
 
@@ -143,6 +144,10 @@ async function layoutReport(L: Layout, report: Report): Promise<void> {
     await L.checkpoint();
     await pagesTable(ctx);
   }
+  if (report.pages.some((p) => p.kind === 'document')) {
+    await L.checkpoint();
+    await documentsTable(ctx);
+  }
   if (report.failedPages.length) {
     await L.checkpoint();
     await failedPages(ctx);
@@ -169,6 +174,7 @@ function planSections(report: Report): Section[] {
     s.push({ id: 'changes', title: 'Changes since the previous crawl' });
     s.push({ id: 'pages', title: 'Pages' });
   }
+  if (report.pages.some((p) => p.kind === 'document')) s.push({ id: 'documents', title: 'Documents (PDF)' });
   if (report.failedPages.length) s.push({ id: 'failed', title: 'Pages not scanned' });
   s.push({ id: 'glossary', title: 'Glossary' });
   return s;

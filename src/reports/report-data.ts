@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Kysely } from 'kysely';
-import { FIX_GUIDES, DEFAULT_GUIDE } from '../shared/rules/index.ts';
+import { FIX_GUIDES, DEFAULT_GUIDE, RULES } from '../shared/rules/index.ts';
 import {
   crawlTrend,
   diffByRule,
@@ -30,7 +30,7 @@ import { pngSize } from '../shared/png-size.ts';
 import type { DB } from '../db/schema.ts';
 import { BROWSER_SETUP, OWN_CHECKS, STANDARD } from '../shared/audit-setup.ts';
 import { VERSION as SERVICE_VERSION } from '../shared/version.ts';
-import { conformance } from './conformance.ts';
+import { conformance, documentConformance } from './conformance.ts';
 import { SEVERITIES, type Severity } from '../shared/contracts.ts';
 import { NEEDS_REVIEW_FACTOR, SEVERITY_WEIGHTS } from '../shared/score.ts';
 import { WCAG22_A_AA, successCriterion } from '../shared/wcag.ts';
@@ -254,6 +254,7 @@ function toPages(rows: readonly PageRow[]): ReportPage[] {
   return rows.map((r) => ({
     url: r.url,
     title: r.title,
+    kind: r.document ? 'document' : 'page',
     score: r.scanned ? r.score : null,
     state: r.scanned ? 'scanned' : 'failed',
     error: r.scanned ? null : (r.error ?? { code: 'not_scanned', message: 'the page could not be scanned' }),
@@ -321,6 +322,9 @@ export async function buildReport(db: Kysely<DB>, source: ReportSource, now = ne
   const priorities = topPriorities(groups);
   const pages = toPages(pageRows);
   const scanned = pages.filter((p) => p.state === 'scanned').length;
+  // The web pages and the documents (PDFs) are an ACR's two components, each judged on its own.
+  const documentsAudited = pages.filter((p) => p.state === 'scanned' && p.kind === 'document').length;
+  const notDocumentGroups = groups.filter((g) => RULES.get(g.ruleId)?.engine !== 'document');
   const { bySeverity, byType, byPrinciple } = summaryCounts(counts.rows);
   const failedCriteria = criteria.filter((c) => c.result === 'fails' || c.result === 'needs_review').length;
   const base = {
@@ -328,7 +332,8 @@ export async function buildReport(db: Kysely<DB>, source: ReportSource, now = ne
     generatedAt: now,
     topPriorities: priorities,
     criteria,
-    conformance: conformance(criteria, groups, confirmed, scanned),
+    conformance: conformance(criteria, notDocumentGroups, confirmed.filter((c) => !c.document), scanned - documentsAudited),
+    documentConformance: documentsAudited > 0 ? documentConformance(criteria, groups, confirmed.filter((c) => c.document), documentsAudited) : null,
     groups,
     pages,
     pagesTotal: pages.length,

@@ -194,6 +194,8 @@ export interface IssueGroup {
 export interface ReportPage {
   url: string;
   title: string | null;
+  /** An HTML page, or a document (a PDF) the site links to, audited from the file. */
+  kind: 'page' | 'document';
   /** null when the page failed to scan. */
   score: number | null;
   /** `scanned`, or `failed` with `error`. */
@@ -236,8 +238,13 @@ export interface Report {
   positiveFindings: PositiveFinding[];
   /** All WCAG 2.2 A/AA criteria in order. */
   criteria: CriterionResult[];
-  /** The same criteria as a conformance report states them. */
+  /** The same criteria as a conformance report states them, for the web pages audited. */
   conformance: ConformanceRow[];
+  /**
+   * The same for the documents (PDFs) audited, OpenACR's `electronic-docs` component; null when
+   * the audit met no document.
+   */
+  documentConformance: ConformanceRow[] | null;
   /** Sorted by severity, then pages affected, then elements. */
   groups: IssueGroup[];
   /** Sorted by score (worst first, failed pages last), then URL. May be capped: see `pagesTotal`. */

@@ -208,6 +208,8 @@ export interface ScanCoverage {
    * fixed by this scan. Absent or empty: every engine finished.
    */
   unfinishedEngines?: UnfinishedEngine[];
+  /** Set when the URL was a document (a PDF) audited from the file rather than a page in the browser. */
+  document?: { mediaType: string; pages: number; bytes: number };
 }
 
 /** An engine that did not finish on a page (see `ScanCoverage.unfinishedEngines`). */

@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../temporal-dev/dev-server.ts';
 import { FIXTURE_PAGES, startCrawlFixture } from '../helpers/crawl-fixture.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../helpers/test-env.ts';
+import { html, startStaticServer } from '../support/static-server.ts';
+import { pdfkitFile } from '../helpers/pdf-files.ts';
+import { encodePng } from '../helpers/png.ts';
 
 const ENDED = ['completed', 'completed_partial', 'cancelled', 'failed'];
 
@@ -198,6 +201,64 @@ describe('site crawls end to end', () => {
     const { crawl: c } = await crawl(dead.id);
     expect(c).toMatchObject({ status: 'failed', totalPages: 1, scannedPages: 0, failedPages: 1, error: { code: 'connection_refused' } });
     expect(c.overallScore).toBeNull();
+  });
+
+  it('audits the documents a site links to: PDFs as pages of kind document, with their issues, in the issue filters and the ACR', async () => {
+    const scan = await pdfkitFile({}, (d) => d.image(encodePng(120, 160, 3, new Uint8Array(120 * 160 * 3).fill(200)), 0, 0, { width: 612 }));
+    const minutes = await pdfkitFile({ info: { Title: 'Minutes' } }, (d) => d.text('Minutes of the meeting.'));
+    const pdf = (bytes: Buffer, type = 'application/pdf') => (_req: unknown, res: import('node:http').ServerResponse) => {
+      res.writeHead(200, { 'content-type': type, 'content-length': String(bytes.length) });
+      res.end(bytes);
+    };
+    const docs = await startStaticServer(
+      {
+        '/': html(
+          '<!doctype html><html lang="en"><title>Council</title><main><h1>Council</h1><form role="search" action="/search"><label>Search <input type="search" name="q"></label></form>' +
+            '<a href="/files/scan.pdf">The signed letter</a> <a href="/download?id=7">The minutes</a> <a href="/files/cut.pdf">The budget</a> <a href="/files/logo.png">Logo</a></main></html>',
+        ),
+        '/files/scan.pdf': pdf(scan),
+        // No .pdf in the address: the type decides.
+        '/download': pdf(minutes),
+        '/files/cut.pdf': pdf(minutes.subarray(0, 200)),
+      },
+      { host: '127.0.0.7' },
+    );
+    try {
+      const docSite = await (await env.request('/api/sites', { method: 'POST', json: { url: `${docs.origin}/` } })).json();
+      const { crawl: c } = await crawl(docSite.id);
+      expect(c).toMatchObject({ status: 'completed_partial', totalPages: 4, scannedPages: 3, failedPages: 1 });
+      const pages = (await get(`/api/sites/${docSite.id}/pages?kind=document`)).data;
+      expect(pages.map((p: any) => [p.path, p.kind, p.mediaType]).sort()).toEqual([
+        ['/download?id=7', 'document', 'application/pdf'],
+        ['/files/cut.pdf', 'document', 'application/pdf'],
+        ['/files/scan.pdf', 'document', 'application/pdf'],
+      ]);
+      const cut = pages.find((p: any) => p.path === '/files/cut.pdf');
+      expect((await get(`/api/sites/${docSite.id}/pages/${cut.id}`)).scans).toEqual([expect.objectContaining({ status: 'failed', error: expect.objectContaining({ code: 'document_unreadable' }) })]);
+      const issues = (await get(`/api/sites/${docSite.id}/issues?pageKind=document&limit=100`)).data;
+      const key = (i: any) => `${new URL(i.pageUrl).pathname}${new URL(i.pageUrl).search} ${i.axeRuleId} ${i.elementSelector} ${i.type}`;
+      expect(issues.map(key).sort()).toEqual(
+        [
+          '/download?id=7 pdf-untagged pdf:document confirmed',
+          '/download?id=7 pdf-lang-missing pdf:document confirmed',
+          '/download?id=7 pdf-title-not-displayed pdf:document needs_review',
+          '/files/scan.pdf pdf-untagged pdf:document confirmed',
+          '/files/scan.pdf pdf-title-missing pdf:document confirmed',
+          '/files/scan.pdf pdf-lang-missing pdf:document confirmed',
+          '/files/scan.pdf pdf-no-text-layer pdf:document confirmed',
+        ].sort(),
+      );
+      // The HTML page's issues are apart.
+      for (const i of (await get(`/api/sites/${docSite.id}/issues?pageKind=page&limit=100`)).data) expect(new URL(i.pageUrl).pathname).toBe('/');
+      // The conformance report judges the documents as their own component.
+      const acr = await env.request(`/api/sites/${docSite.id}/crawls/${c.id}/export?format=openacr`);
+      expect(acr.status).toBe(200);
+      const yaml = await acr.text();
+      expect(yaml).toContain('name: electronic-docs');
+      expect(yaml).toMatch(/of them 2 documents \(PDF\)/);
+    } finally {
+      await docs.close();
+    }
   });
 
   it('answers 404 for unknown or foreign resources and 409 for a second crawl', async () => {

@@ -2,7 +2,7 @@
  * A report object built in memory, for renderer tests and the rendering bench: no database.
  * Page texts include formula-injection attempts, as hostile pages would.
  */
-import { conformance } from '../../src/reports/conformance.ts';
+import { conformance, documentConformance } from '../../src/reports/conformance.ts';
 import type {
   CriterionResult,
   DiffRow,
@@ -61,6 +61,8 @@ export interface SampleReportOptions {
   crawls?: number;
   /** Give the first groups a picture (PNG) and some issues a picture link, a state and a viewport. */
   pictures?: boolean;
+  /** Make this many of the scanned pages documents (PDFs the site links to), with their own conformance. */
+  documents?: number;
 }
 
 /** A deterministic report: `pages` pages, `issuesPerPage` issues each, cycling through the rules above. */
@@ -107,9 +109,11 @@ export function sampleReport(opts: SampleReportOptions = {}): Report {
     const failed = kind === 'crawl' && p === nPages - 1 && nPages > 3;
     const bySev: Partial<Record<Severity, number>> = {};
     if (!failed) for (let k = 0; k < perPage; k++) bySev[RULES[(p + k) % RULES.length]!.severity] = (bySev[RULES[(p + k) % RULES.length]!.severity] ?? 0) + 1;
+    const document = !failed && p > 0 && p <= (opts.documents ?? 0);
     pages.push({
-      url: pageUrl(p),
+      url: document ? `${origin}/files/report-${p}.pdf` : pageUrl(p),
       title: failed ? null : pageTitle(p),
+      kind: document ? 'document' : 'page',
       score: failed ? null : Math.max(5, 92 - ((p * 7) % 60)),
       state: failed ? 'failed' : 'scanned',
       error: failed ? { code: 'timeout', message: 'the page did not finish loading within 30 s' } : null,
@@ -303,6 +307,7 @@ export function sampleReport(opts: SampleReportOptions = {}): Report {
       }),
       scanned.length,
     ),
+    documentConformance: opts.documents ? documentConformance(criteria, groups, [], scanned.filter((p) => p.kind === 'document').length) : null,
     groups,
     pages,
     pagesTotal: pages.length,

@@ -335,7 +335,12 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
         passes: result.passes,
         findings: rows,
         screenshots: screenshotsToStore(result.screenshots, result.findings, rows, deps.screenshots, tabOwner.crawlId ?? null, tagged ? first : null),
-        coverage: { viewports: tagged && !isDocument ? checked.viewports : null, states: [...checked.states], ...(unfinished.length ? { unfinishedEngines: unfinished } : {}) },
+        coverage: {
+          viewports: tagged && !isDocument ? checked.viewports : null,
+          states: [...checked.states],
+          ...(unfinished.length ? { unfinishedEngines: unfinished } : {}),
+          ...(result.document ? { document: result.document } : {}),
+        },
       });
       if (result.candidates) await saveJudgementCandidates(deps.db, scanId, { ...result.candidates, viewport: tagged ? first : null });
       return result;

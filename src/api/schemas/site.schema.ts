@@ -278,6 +278,10 @@ export const IssueListQuery = IssueQuery.extend({
       param: { name: 'newInCrawl', in: 'query' },
       description: "Only the issues this crawl counted as new (`newIssues`): found for the first time, or `fixed` before and seen again. A CI gate's baseline is the site's previous crawl.",
     }),
+  pageKind: z
+    .enum(['page', 'document'], { message: 'pageKind must be page or document' })
+    .optional()
+    .openapi({ param: { name: 'pageKind', in: 'query' }, description: 'Only the issues of HTML pages (`page`), or of the documents (PDFs) the site links to (`document`)' }),
 });
 
 export const PatchIssueBody = z

@@ -14,6 +14,8 @@ export interface IssueFilters extends IssueGroupFilters {
   groupKey?: string;
   /** The issues this crawl counted as new: opened or reopened by it (its status history says so). */
   newInCrawl?: string;
+  /** Issues of HTML pages only, or of documents (PDFs) only. */
+  pageKind?: 'page' | 'document';
 }
 
 
@@ -42,6 +44,10 @@ function issueQuery(db: Db, siteId: string, f: IssueFilters) {
     // The entry finalizeCrawl appended when it opened or reopened the issue (a user's reopen has no crawlId).
     q = q.where(sql<boolean>`i.status_history @> ${JSON.stringify([{ to: 'open', changedBy: 'crawl', crawlId: f.newInCrawl }])}::jsonb`);
   }
+  if (f.pageKind) {
+    const document = f.pageKind === 'document';
+    q = q.where(sql<boolean>`exists (select 1 from pages p where p.id = i.page_id and (p.media_type is not null) = ${document})`);
+  }
   return q;
 }
 
@@ -50,7 +56,7 @@ const issueCounts = (db: Db) => cacheOf<number>(db, 'issueCounts', 2000);
 
 /** The cache key of a site's filter set. */
 function filterKey(siteId: string, f: IssueFilters): string {
-  return `${siteId}:${JSON.stringify([f.severity, f.wcagLevel, f.wcagCriterion, f.status, f.pageId, f.type, f.ruleId, f.groupKey, f.newInCrawl])}`;
+  return `${siteId}:${JSON.stringify([f.severity, f.wcagLevel, f.wcagCriterion, f.status, f.pageId, f.type, f.ruleId, f.groupKey, f.newInCrawl, f.pageKind])}`;
 }
 
 /** A site's issue list total for a filter set, counted once per site version and filter set. */

@@ -129,15 +129,19 @@ export async function findingCounts(db: Kysely<DB>, scope: ReportScope): Promise
  * Confirmed findings per WCAG criterion (each of a finding's criteria, the primary and the further
  * ones) and the distinct pages they are on: what a conformance report states per criterion.
  */
-export async function confirmedByCriterion(db: Kysely<DB>, scope: ReportScope): Promise<Array<{ criterion: string; issues: number; pages: number }>> {
-  const res = await sql<{ criterion: string; issues: number; pages: number }>`
+/** A scan that audited a document (a PDF) rather than an HTML page. */
+const DOCUMENT_SCAN = sql<SqlBool>`coalesce(ps.coverage ? 'document', false)`;
+
+/** Confirmed issues per criterion and the pages they are on, HTML pages and documents apart (`document`). */
+export async function confirmedByCriterion(db: Kysely<DB>, scope: ReportScope): Promise<Array<{ criterion: string; issues: number; pages: number; document: boolean }>> {
+  const res = await sql<{ criterion: string; issues: number; pages: number; document: boolean }>`
     with fc as (
-      select distinct f.id, f.page_scan_id, c
+      select distinct f.id, f.page_scan_id, c, ${DOCUMENT_SCAN} as document
       from findings f join page_scans ps on ps.id = f.page_scan_id
       cross join lateral unnest(array_append(f.wcag_criteria, f.wcag_criterion)) as c
       where ${inScope(scope)} and f.type = 'confirmed'
     )
-    select c as criterion, count(*)::int as issues, count(distinct page_scan_id)::int as pages from fc group by c`.execute(db);
+    select c as criterion, document, count(*)::int as issues, count(distinct page_scan_id)::int as pages from fc group by c, document`.execute(db);
   return res.rows;
 }
 
@@ -266,6 +270,8 @@ export async function passedRules(db: Kysely<DB>, scope: ReportScope): Promise<P
 export interface PageRow {
   url: string;
   title: string | null;
+  /** A document (a PDF) the site links to, audited from the file. */
+  document: boolean;
   score: number | null;
   scanned: boolean;
   error: { code: string; message: string } | null;
@@ -288,13 +294,14 @@ export async function reportPages(db: Kysely<DB>, scope: ReportScope): Promise<P
   const [pages, counts] = await Promise.all([
     scope.kind === 'scan'
       ? sql<Omit<PageRow, Severity> & { scanId: string }>`
-          select ps.id as "scanId", coalesce(ps.final_url, ps.url) as url, ps.page_title as title, ps.score, true as scanned, ps.error
+          select ps.id as "scanId", coalesce(ps.final_url, ps.url) as url, ps.page_title as title, ps.score, true as scanned, ps.error, ${DOCUMENT_SCAN} as document
           from page_scans ps where ps.id = ${scope.scanId}`.execute(db)
       : sql<Omit<PageRow, Severity> & { scanId: string | null }>`
           select ps.id as "scanId", p.url, coalesce(ps.page_title, p.title) as title,
                  case when ps.status in ${SUCCEEDED} then ps.score end as score,
                  coalesce(ps.status in ${SUCCEEDED}, false) as scanned,
-                 case when ps.status in ${SUCCEEDED} then null else coalesce(cp.error, ps.error) end as error
+                 case when ps.status in ${SUCCEEDED} then null else coalesce(cp.error, ps.error) end as error,
+                 (p.media_type is not null or ${DOCUMENT_SCAN}) as document
           from crawl_pages cp
           join pages p on p.id = cp.page_id
           left join page_scans ps on ps.kind = 'crawl' and ps.crawl_id = ${scope.crawlId} and ps.page_id = cp.page_id

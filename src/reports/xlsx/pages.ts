@@ -1,6 +1,7 @@
 /**
- * The Pages sheet: the report's pages with their score and counts by severity, failed pages with
- * their error; a note under the table when the report lists only some of the pages.
+ * The Pages sheet: the report's pages with their kind (page or document), score and counts by
+ * severity, failed pages with their error; a note under the table when the report lists only some
+ * of the pages. The Documents sheet, when the audit met a PDF: the documents alone.
  */
 import type { Report, ReportPage } from '../report-model.ts';
 import type { Guard } from './guard.ts';
@@ -18,6 +19,7 @@ const PAGE_COLUMNS: ColumnSpec<ReportPage>[] = [
   { header: 'Total', kind: 'int', get: (p) => p.counts.total },
   { header: 'Error code', kind: 'text', get: (p) => p.error?.code ?? null },
   { header: 'Error message', kind: 'wrap', get: (p) => p.error?.message ?? null, max: 60 },
+  { header: 'Kind', kind: 'text', get: (p) => p.kind },
 ];
 
 export async function writePages(wb: Workbook, guard: Guard, report: Report): Promise<void> {
@@ -42,4 +44,11 @@ export async function writePages(wb: Workbook, guard: Guard, report: Report): Pr
       : [],
   );
   await guard.breathe();
+  const documents = report.pages.filter((p) => p.kind === 'document');
+  if (documents.length) {
+    const sheet = new TableSheet(wb, 'Documents', PAGE_COLUMNS, documents.slice(0, WIDTH_SAMPLE_ROWS));
+    for (const p of documents) sheet.write(p);
+    sheet.finish([]);
+    await guard.breathe(sheet.ws);
+  }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ENGINES } from '../../../src/audit/engines/index.ts';
-import { conformance, FULLY_AUTOMATED_CRITERIA, NEEDS_A_PERSON, worksWell } from '../../../src/reports/conformance.ts';
+import { conformance, documentConformance, FULLY_AUTOMATED_CRITERIA, NEEDS_A_PERSON, worksWell } from '../../../src/reports/conformance.ts';
 import type { CriterionResult, IssueGroup } from '../../../src/reports/report-model.ts';
 import { OWN_CHECKS } from '../../../src/shared/audit-setup.ts';
 
@@ -77,6 +77,28 @@ describe('what a conformance report may state from automated evidence', () => {
     expect(row('2.4.2').remarks).toMatch(/^Needs a person: no automated check applied to the pages audited \(its rules: .*document-title/);
     expect(row('1.4.3')).toMatchObject({ conformance: 'not-evaluated' });
     expect(row('1.4.3').remarks).toBe('No confirmed failure; 2 findings need review by a person (color-contrast).');
+  });
+});
+
+describe('the documents (PDFs) audited, as their own component', () => {
+  const criteria = [criterion('1.3.1', 'fails', ['pdf-untagged', 'label']), criterion('3.1.1', 'passed', ['html-has-lang']), criterion('2.1.1', 'passed', ['keyboard-activation'])];
+  const groups = [
+    group('label', '1.3.1', 'serious', 'confirmed', 'http://a.example/form', '#name'),
+    group('pdf-untagged', '1.3.1', 'serious', 'confirmed', 'http://a.example/files/minutes.pdf', 'pdf:document'),
+  ];
+  const rows = documentConformance(criteria, groups, [{ criterion: '1.3.1', issues: 2, pages: 2 }], 4);
+  const row = (id: string) => rows.find((r) => r.id === id)!;
+
+  it('counts the documents\' confirmed issues over the documents audited, with document examples only', () => {
+    expect(row('1.3.1')).toMatchObject({ conformance: 'partially-supports', confirmedIssues: 2, pagesAffected: 2, pagesAudited: 4 });
+    expect(row('1.3.1').remarks).toMatch(/^2 confirmed issues on 2 of 4 documents audited\./);
+    expect(row('1.3.1').examples.map((e) => e.ruleId)).toEqual(['pdf-untagged']);
+  });
+
+  it('is not evaluated elsewhere, naming the document rules that looked, or that none does', () => {
+    expect(row('3.1.1')).toMatchObject({ conformance: 'not-evaluated' });
+    expect(row('3.1.1').remarks).toMatch(/No confirmed failure in 4 documents \(pdf-lang-missing\)/);
+    expect(row('2.1.1').remarks).toBe('Needs a person: no automated document check looks at this criterion.');
   });
 });
 

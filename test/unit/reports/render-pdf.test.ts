@@ -287,6 +287,17 @@ describe('renderPdf', () => {
     ]);
   });
 
+  it('has a Documents section listing the PDFs audited, bookmarked, when the audit met any', async () => {
+    const report = sampleReport({ kind: 'crawl', pages: 8, documents: 2 });
+    const file = await renderToFile(report, 'crawl-documents.pdf');
+    const s = await structure(file);
+    expect(s.outline).toContain('Documents (PDF)');
+    expect(s.outline.indexOf('Documents (PDF)')).toBe(s.outline.indexOf('Pages') + 1);
+    const txt = run('pdftotext', [file, '-']).replace(/[ \t]*\n\s*/g, '\n');
+    expect(txt).toContain('2 documents (PDF) were audited from the file itself');
+    for (const p of report.pages.filter((x) => x.kind === 'document')) expect(txt.replace(/\n/g, '')).toContain(p.url);
+  });
+
   it('states each criterion as a conformance report may, and shows nothing as working well on partial checks', async () => {
     const report = sampleReport({ kind: 'crawl' });
     const txt = run('pdftotext', [await renderToFile(report, 'crawl-acr.pdf'), '-']).replace(/[ \t]*\n\s*/g, '\n');

@@ -82,7 +82,7 @@ const ISSUE_HEADERS = [
   'WCAG criteria',
 ];
 const DIFF_HEADERS = ['Issue ID', 'Page URL', 'Rule', 'WCAG criterion', 'Level', 'Severity', 'Type', 'Selector', 'Change', 'Recorded (UTC)', 'WCAG criteria'];
-const PAGE_HEADERS = ['Page URL', 'Title', 'State', 'Score', 'Critical', 'Serious', 'Moderate', 'Minor', 'Total', 'Error code', 'Error message'];
+const PAGE_HEADERS = ['Page URL', 'Title', 'State', 'Score', 'Critical', 'Serious', 'Moderate', 'Minor', 'Total', 'Error code', 'Error message', 'Kind'];
 const CRITERIA_HEADERS = ['Criterion', 'Title', 'Level', 'Principle', 'Result', 'Rules', 'Issues', 'Pages'];
 
 const headerOf = (ws: ExcelJS.Worksheet) => (ws.getRow(1).values as unknown[]).slice(1);
@@ -125,6 +125,19 @@ describe('renderXlsx', () => {
     expect(crawlWb.worksheets.map((w) => w.name)).toEqual(['Summary', 'Issues', 'Pages', 'Criteria', 'New', 'Fixed']);
   });
 
+  it('adds a Documents sheet with the documents alone when the audit met PDFs, and names each row\'s kind', async () => {
+    const report = sampleReport({ kind: 'crawl', pages: 8, documents: 2 });
+    const wb = await load(await render(report));
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['Summary', 'Issues', 'Pages', 'Documents', 'Criteria', 'New', 'Fixed']);
+    const documents = wb.getWorksheet('Documents')!;
+    expect(documents.actualRowCount).toBe(3);
+    const urls = [2, 3].map((r) => (documents.getCell(`A${r}`).value as { text: string }).text).sort();
+    expect(urls).toEqual(report.pages.filter((p) => p.kind === 'document').map((p) => p.url).sort());
+    for (const r of [2, 3]) expect(documents.getCell(`L${r}`).value).toBe('document');
+    const pages = wb.getWorksheet('Pages')!;
+    expect(pages.getCell('L2').value).toMatch(/^(page|document)$/);
+  });
+
   it('sets the workbook properties', () => {
     expect(crawlWb.creator).toBe('a11y-audit');
     expect(crawlWb.title).toBe(crawl.title);
@@ -158,7 +171,7 @@ describe('renderXlsx', () => {
     }
     // The filter covers the whole table.
     expect(crawlWb.getWorksheet('Issues')!.autoFilter).toBe(`A1:U${crawl.summary.issues + 1}`);
-    expect(crawlWb.getWorksheet('Pages')!.autoFilter).toBe(`A1:K${crawl.pages.length + 1}`);
+    expect(crawlWb.getWorksheet('Pages')!.autoFilter).toBe(`A1:L${crawl.pages.length + 1}`);
   });
 
   it('writes one Issues row per IssueRow with every field', async () => {
@@ -424,7 +437,7 @@ describe('renderXlsx', () => {
     const summary = wb.getWorksheet('Summary')!;
     expect(findRow(summary, 'Pages listed on the Pages sheet')?.getCell(2).value).toBe('6 of 5000 (worst scores first)');
     const pages = wb.getWorksheet('Pages')!;
-    expect(pages.autoFilter).toBe('A1:K7');
+    expect(pages.autoFilter).toBe('A1:L7');
     expect(pages.getCell('A9').value).toBe('This sheet lists 6 of the 5000 pages, worst scores first.');
   });
 });
