@@ -14,7 +14,7 @@ import { type Ctx, scoreColor, section } from './section.ts';
 export const MAX_PAGE_ROWS = 500;
 
 export async function pagesTable(ctx: Ctx): Promise<void> {
-  const { L, report } = ctx;
+  const { report } = ctx;
   section(ctx, 'pages', { newPage: true });
   const shown = report.pages.slice(0, MAX_PAGE_ROWS);
   const total = Math.max(report.pagesTotal, report.pages.length);
