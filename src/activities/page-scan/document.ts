@@ -4,6 +4,7 @@
  * policy's pinned connection, a size cap) and, when it is a PDF, audited by the document engine.
  */
 import { politeFetch } from '../../discovery/polite-fetch.ts';
+import { documentType } from '../../discovery/urls.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
 import type { HostPacer } from '../../shared/politeness.ts';
 import { looksLikePdf } from '../../audit/documents/pdf-facts.ts';
@@ -21,8 +22,6 @@ export interface DocumentSettings {
 }
 
 export const DEFAULT_DOCUMENT_SETTINGS: DocumentSettings = Object.freeze({ maxBytes: 50 * 1024 * 1024, readTimeoutMs: 60_000, memoryMb: 512 });
-
-const PDF_TYPES = /^application\/(pdf|x-pdf|acrobat)$|^application\/octet-stream$|^binary\/octet-stream$/;
 
 export interface DocumentAuditDeps {
   policy: TargetPolicy;
@@ -72,7 +71,8 @@ export async function auditDocumentAt(url: string, deps: DocumentAuditDeps): Pro
   const { bytes, finalUrl, status, contentType } = fetched;
   // The bytes decide, not the name or the header: a PDF served as octet-stream is still one.
   if (!looksLikePdf(bytes)) {
-    return PDF_TYPES.test(contentType) && contentType.includes('pdf')
+    // Said to be a PDF (its type, or a .pdf address served as octet-stream) and is not: that is the answer.
+    return documentType(contentType, finalUrl)
       ? { kind: 'page-error', error: { code: 'document_unreadable', message: `the server calls it ${contentType}, but the file does not start as a PDF (no %PDF- header)` }, finalUrl, httpStatus: status }
       : undefined;
   }
