@@ -18,7 +18,7 @@ export type FetchOutcome =
   | { kind: 'html'; finalUrl: string; status: number; body: string; truncated?: boolean }
   | { kind: 'not-html'; finalUrl: string; contentType: string }
   /** With `document`: the file's bytes as sent (no more than `maxBytes`), whatever its type. */
-  | { kind: 'document'; finalUrl: string; status: number; contentType: string; bytes: Buffer }
+  | { kind: 'document'; finalUrl: string; status: number; contentType: string; bytes: Buffer; etag?: string; lastModified?: string }
   | { kind: 'broken'; finalUrl: string; status: number }
   | { kind: 'off-site'; location: string }
   | { kind: 'forbidden'; reason: string }
@@ -139,7 +139,9 @@ async function readDocument(res: Response, finalUrl: string, contentType: string
   try {
     const read = await readCapped(res, maxBytes);
     if (read.truncated) return tooLarge();
-    return { kind: 'document', finalUrl, status: res.status, contentType: contentType || 'unknown', bytes: read.raw };
+    const etag = res.headers.get('etag') ?? undefined;
+    const lastModified = res.headers.get('last-modified') ?? undefined;
+    return { kind: 'document', finalUrl, status: res.status, contentType: contentType || 'unknown', bytes: read.raw, ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) };
   } catch (err) {
     const n = networkCode(err);
     return { kind: 'unreachable', finalUrl, code: n.code, message: n.code === 'timeout' ? 'the document did not arrive in time' : `the document could not be read: ${n.message}` };

@@ -256,6 +256,12 @@ describe('site crawls end to end', () => {
       const yaml = await acr.text();
       expect(yaml).toContain('name: electronic-docs');
       expect(yaml).toMatch(/of them 2 documents \(PDF\)/);
+      // Crawled again with nothing changed: each document's audit is carried over after one GET, as the home page's is.
+      const { crawl: again } = await crawl(docSite.id);
+      expect(again).toMatchObject({ totalPages: 4, pagesReused: 3, newIssues: 0, fixedIssues: 0 });
+      const scanPage = pages.find((p: any) => p.path === '/files/scan.pdf');
+      const history = (await get(`/api/sites/${docSite.id}/pages/${scanPage.id}`)).scans;
+      expect(history[0]).toMatchObject({ crawlId: again.id, status: 'completed', reusedFrom: history[1].id });
     } finally {
       await docs.close();
     }

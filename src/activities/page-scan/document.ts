@@ -3,6 +3,7 @@
  * download): fetched once more as a document, as a careful guest (the host's pacing, the target
  * policy's pinned connection, a size cap) and, when it is a PDF, audited by the document engine.
  */
+import { createHash } from 'node:crypto';
 import { politeFetch } from '../../discovery/polite-fetch.ts';
 import { documentType } from '../../discovery/urls.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
@@ -11,6 +12,7 @@ import { looksLikePdf } from '../../audit/documents/pdf-facts.ts';
 import { readPdfInWorker } from '../../audit/documents/read-in-worker.ts';
 import { DOCUMENT_ENGINE, judgePdf } from '../../audit/documents/judge-pdf.ts';
 import type { ScanUrlResult } from '../../audit/scan-url.ts';
+import { buildManifest, type ResourceManifest } from '../../audit/reuse/manifest.ts';
 
 export interface DocumentSettings {
   /** DOCUMENT_MAX_BYTES. */
@@ -80,6 +82,19 @@ export async function auditDocumentAt(url: string, deps: DocumentAuditDeps): Pro
   if (read.kind === 'encrypted') return { kind: 'page-error', error: { code: 'document_encrypted', message: read.message }, finalUrl, httpStatus: status };
   if (read.kind === 'unreadable') return { kind: 'page-error', error: { code: 'document_unreadable', message: read.message.slice(0, 500) }, finalUrl, httpStatus: status };
   const judged = judgePdf(read.facts);
+  // Page reuse: the file is the audit's one resource; a later crawl asks the site whether it changed.
+  const manifest: ResourceManifest =
+    finalUrl === url
+      ? buildManifest(url, [
+          {
+            url,
+            method: 'GET',
+            resourceType: 'document',
+            mainFrameNavigation: true,
+            response: { status, sha256: createHash('sha256').update(bytes).digest('hex'), ...(fetched.etag ? { etag: fetched.etag } : {}), ...(fetched.lastModified ? { lastModified: fetched.lastModified } : {}) },
+          },
+        ])
+      : { usable: false, reason: `the document was redirected to ${finalUrl.slice(0, 200)}` };
   return {
     kind: 'scanned',
     pageTitle: read.facts.title,
@@ -90,6 +105,7 @@ export async function auditDocumentAt(url: string, deps: DocumentAuditDeps): Pro
     blocked: [],
     engines: [{ engine: DOCUMENT_ENGINE, ms: Math.round(performance.now() - startedAt), findings: judged.findings }],
     statesChecked: [],
+    manifest,
     document: { mediaType: 'application/pdf', bytes: bytes.byteLength, pages: read.facts.pageCount },
   };
 }

@@ -293,7 +293,8 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
       }
       // A viewport skipped for want of time leaves an audit that is not the whole page's.
       if (result.kind === 'scanned' && tabOwner.recordResources) {
-        result.manifest = checked.viewports.length === viewports.length ? mergeManifests(manifests) : { usable: false, reason: 'not every viewport was checked' };
+        // A document is audited once, whatever the viewports: its own manifest stands.
+        result.manifest = checked.viewports.length === viewports.length || isDocument ? mergeManifests(manifests) : { usable: false, reason: 'not every viewport was checked' };
       }
       if (result.kind === 'page-error' && result.throttle) result = await whenThrottled(result, result.throttle);
       await noteWaited();
