@@ -60,6 +60,7 @@ export function scanDto(s: ScanRecord, findings: FindingRecord[] | null) {
     issues: results && findings ? findings.map((f) => scanIssueDto(f)) : null,
     issuesLeftOut: results ? s.issuesLeftOut : null,
     incomplete: results ? incompleteDto(s.unfinishedEngines) : null,
+    document: results && s.document ? { mediaType: s.document.mediaType, pages: s.document.pages, bytes: s.document.bytes } : null,
   };
 }
 

@@ -204,6 +204,7 @@ describe('single-page scans end to end (Temporal, PostgreSQL, Chromium)', () => 
     const scan = await waitEnded(await startScan(`${site.origin}/minutes.pdf`));
     expect(scan.status).toBe('completed');
     expect(scan.pageTitle).toBe('Minutes of the March meeting');
+    expect(scan.document).toEqual({ mediaType: 'application/pdf', pages: 1, bytes: expect.any(Number) });
     expect(scan.issues.map((i: any) => `${i.axeRuleId} ${i.elementSelector} ${i.wcagCriterion} ${i.type}`).sort()).toEqual(
       ['pdf-figure-alt-missing page 1: Document[1]/Figure[1] 1.1.1 confirmed', 'pdf-lang-missing pdf:document 3.1.1 confirmed'].sort(),
     );

@@ -162,6 +162,13 @@ export const ScanSchema = z
           'A page keeps at most 2,000 issues (every rule keeps at least one; then confirmed before needs_review, by severity); the rest are counted here per rule. Null when none was left out. The score counts them all.',
       }),
     incomplete: IncompleteSchema,
+    document: z
+      .object({ mediaType: z.string(), pages: z.number().int(), bytes: z.number().int() })
+      .nullable()
+      .openapi({
+        description:
+          'Set when the URL was a document (a PDF) audited from the file rather than a page in the browser: its media type, page count and size. Its issues are located by page number and structure path. Null for a page, and before results.',
+      }),
   })
   .openapi('Scan');
 

@@ -40,6 +40,8 @@ export interface ScanRecord {
   issuesLeftOut: { total: number; byRule: Record<string, number> } | null;
   /** The engines that did not finish on the page (its results stand without theirs); empty: all finished. */
   unfinishedEngines: UnfinishedEngine[];
+  /** Set when the scan audited a document (a PDF) rather than a page. */
+  document: ScanCoverage['document'] | null;
   error: PageError | null;
   clientIp: string | null;
   /** Changes of a single-page scan's row so far (1 when written): its live-progress event id. */
@@ -68,6 +70,7 @@ export function scanFromRow(r: PageScan): ScanRecord {
     enginePasses: (r.engine_passes as PassedRuleInfo[] | null) ?? null,
     issuesLeftOut: (r.issues_left_out as ScanRecord['issuesLeftOut']) ?? null,
     unfinishedEngines: (r.coverage as ScanCoverage | null)?.unfinishedEngines ?? [],
+    document: (r.coverage as ScanCoverage | null)?.document ?? null,
     error: (r.error as PageError | null) ?? null,
     clientIp: r.client_ip,
     eventSeq: Number(r.event_seq),

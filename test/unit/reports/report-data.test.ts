@@ -134,7 +134,7 @@ describe('report data: pure parts', () => {
     const scan: ScanRecord = {
       id: 's1', kind: 'single', crawlId: null, pageId: null, url: 'https://a.example/', status: 'completed', progress: 100, currentStage: null,
       pageTitle: null, finalUrl: null, httpStatus: 200, score: 90, summary: null, enginePasses: null, error: null, clientIp: null,
-      issuesLeftOut: null, unfinishedEngines: [], eventSeq: 1,
+      issuesLeftOut: null, unfinishedEngines: [], document: null, eventSeq: 1,
       createdAt: new Date(), startedAt: null, completedAt: null, durationMs: null,
     };
     expect(notExportableReason({ kind: 'scan', scan })).toBeNull();
