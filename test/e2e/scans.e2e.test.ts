@@ -213,6 +213,12 @@ describe('single-page scans end to end (Temporal, PostgreSQL, Chromium)', () => 
       expect(issue.fixSuggestion.length).toBeGreaterThan(20);
     }
     expect(scan.summary.overallScore).toBeLessThan(100);
+    // The figure's page as a picture (the document is rendered; no browser took it).
+    const figure = scan.issues.find((i: any) => i.axeRuleId === 'pdf-figure-alt-missing');
+    const picture = await env.request(`/api/scans/${scan.id}/issues/${figure.id}/screenshot`);
+    expect(picture.status).toBe(200);
+    expect(picture.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await picture.arrayBuffer()).subarray(1, 4).toString('latin1')).toBe('PNG');
   });
 
   it('cancels a running scan and refuses to cancel it again', async () => {

@@ -13,6 +13,8 @@ import { readPdfInWorker } from '../../audit/documents/read-in-worker.ts';
 import { DOCUMENT_ENGINE, judgePdf } from '../../audit/documents/judge-pdf.ts';
 import type { ScanUrlResult } from '../../audit/scan-url.ts';
 import { buildManifest, type ResourceManifest } from '../../audit/reuse/manifest.ts';
+import { SCREENSHOT_MIME, type FindingScreenshot, type ScreenshotHook } from '../../audit/screenshots/capture.ts';
+import type { PictureTarget } from '../../audit/documents/pdf-facts.ts';
 
 export interface DocumentSettings {
   /** DOCUMENT_MAX_BYTES. */
@@ -31,7 +33,16 @@ export interface DocumentAuditDeps {
   pageLoadTimeoutMs: number;
   settings: DocumentSettings;
   signal?: AbortSignal;
+  /** Pictures of (some of) the findings: the page, a link's or field's rectangle outlined; unset: none. */
+  screenshots?: ScreenshotHook;
 }
+
+/** A finding's picture target, as the document judge names it (`data.picture`). */
+const pictureOf = (data: Record<string, unknown>): Omit<PictureTarget, 'key'> | undefined => {
+  const p = data.picture as Omit<PictureTarget, 'key'> | undefined;
+  return p && Number.isInteger(p.page) ? p : undefined;
+};
+const KEY_SEP = '\u0000';
 
 /**
  * The document at `url` audited, or undefined when it is not a document the service audits (the
@@ -78,7 +89,20 @@ export async function auditDocumentAt(url: string, deps: DocumentAuditDeps): Pro
       ? { kind: 'page-error', error: { code: 'document_unreadable', message: `the server calls it ${contentType}, but the file does not start as a PDF (no %PDF- header)` }, finalUrl, httpStatus: status }
       : undefined;
   }
-  const read = await readPdfInWorker(bytes, { timeoutMs: deps.settings.readTimeoutMs, memoryMb: deps.settings.memoryMb, signal: deps.signal });
+  const hook = deps.screenshots;
+  const read = await readPdfInWorker(bytes, {
+    timeoutMs: deps.settings.readTimeoutMs,
+    memoryMb: deps.settings.memoryMb,
+    signal: deps.signal,
+    ...(hook && {
+      pictures: {
+        budgetMs: hook.budgetMs,
+        // The same judgement as below (pure), asked early so the pages render while the file is open.
+        pick: async (facts) =>
+          (await hook.pick(judgePdf(facts).findings.filter((f) => pictureOf(f.data)))).map((f) => ({ key: `${f.ruleId}${KEY_SEP}${f.elementSelector}`, ...pictureOf(f.data)! })),
+      },
+    }),
+  });
   if (read.kind === 'encrypted') return { kind: 'page-error', error: { code: 'document_encrypted', message: read.message }, finalUrl, httpStatus: status };
   if (read.kind === 'unreadable') return { kind: 'page-error', error: { code: 'document_unreadable', message: read.message.slice(0, 500) }, finalUrl, httpStatus: status };
   const judged = judgePdf(read.facts);
@@ -105,6 +129,10 @@ export async function auditDocumentAt(url: string, deps: DocumentAuditDeps): Pro
     blocked: [],
     engines: [{ engine: DOCUMENT_ENGINE, ms: Math.round(performance.now() - startedAt), findings: judged.findings }],
     statesChecked: [],
+    screenshots: (read.pictures ?? []).map((p): FindingScreenshot => {
+      const [ruleId, elementSelector] = p.key.split(KEY_SEP) as [string, string];
+      return { ruleId, elementSelector, mime: SCREENSHOT_MIME, image: Buffer.from(p.png), width: p.width, height: p.height };
+    }),
     manifest,
     document: { mediaType: 'application/pdf', bytes: bytes.byteLength, pages: read.facts.pageCount },
   };

@@ -246,7 +246,8 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
         stage = 'Document';
         ctx.heartbeat({ stage });
         const settings = deps.documents ?? DEFAULT_DOCUMENT_SETTINGS;
-        return auditDocumentAt(url, { policy: deps.policy, pacer, pageLoadTimeoutMs: deps.pageLoadTimeoutMs, settings, signal: ctx.cancellationSignal });
+        const screenshots = flow ? undefined : screenshotHook(deps.db, deps.screenshots, tabOwner.crawlId ?? null);
+        return auditDocumentAt(url, { policy: deps.policy, pacer, pageLoadTimeoutMs: deps.pageLoadTimeoutMs, settings, signal: ctx.cancellationSignal, screenshots });
       };
       let result = (tabOwner.document && !flow ? await auditDocument() : undefined) ?? (await scanAt(first, deps.scanDeadlineMs));
       if (!tabOwner.document && result.kind === 'page-error' && result.error.code === 'not_html' && !flow) result = (await auditDocument()) ?? result;
@@ -335,7 +336,7 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
         score,
         passes: result.passes,
         findings: rows,
-        screenshots: screenshotsToStore(result.screenshots, result.findings, rows, deps.screenshots, tabOwner.crawlId ?? null, tagged ? first : null),
+        screenshots: screenshotsToStore(result.screenshots, result.findings, rows, deps.screenshots, tabOwner.crawlId ?? null, tagged && !isDocument ? first : null),
         coverage: {
           viewports: tagged && !isDocument ? checked.viewports : null,
           states: [...checked.states],

@@ -115,7 +115,7 @@ export function judgePdf(facts: PdfFacts): Required<Pick<EngineResult, 'findings
       description: all ? 'The document is a picture of pages (a scan): it has no text at all' : 'Some pages are only a picture (a scan) with no text',
       failureSummary: `Page${scanned.length === 1 ? '' : 's'} ${listPages(scanned)} of ${facts.pageCount} draw${scanned.length === 1 ? 's' : ''} an image and ha${scanned.length === 1 ? 's' : 've'} no text layer and no alternative text: nothing on ${scanned.length === 1 ? 'it' : 'them'} can be read out, searched or reflowed.`,
       helpUrl: technique('PDF7'),
-      data: { pages: scanned.slice(0, 100) },
+      data: { pages: scanned.slice(0, 100), picture: { page: scanned[0] } },
     });
   }
 
@@ -132,7 +132,7 @@ export function judgePdf(facts: PdfFacts): Required<Pick<EngineResult, 'findings
       description: 'Text is drawn with fonts that have no Unicode mapping, so it cannot be read out',
       failureSummary: `On page ${worst.page}, ${worst.unmappable} of ${worst.chars} characters come out as private-use, replacement or control characters when the text is extracted.`,
       helpUrl: understandingUrl('info-and-relationships'),
-      data: { pages: garbled.map((g) => g.page).slice(0, 100) },
+      data: { pages: garbled.map((g) => g.page).slice(0, 100), picture: { page: worst.page } },
     });
   }
 
@@ -162,6 +162,7 @@ export function judgePdf(facts: PdfFacts): Required<Pick<EngineResult, 'findings
         description: 'A Figure tag has no alternative text',
         failureSummary: `The figure at ${f.path} on page ${f.page} has neither /Alt nor /ActualText.`,
         helpUrl: technique('PDF1'),
+        data: { picture: { page: f.page } },
       });
     }
     // Data tables without header cells (PDF6).
@@ -176,6 +177,7 @@ export function judgePdf(facts: PdfFacts): Required<Pick<EngineResult, 'findings
         description: 'A table has no header cells',
         failureSummary: `The table at ${t.path} on page ${t.page} (${t.rows} rows, ${t.columns} columns) has no TH cell and no cell that names its headers.`,
         helpUrl: technique('PDF6'),
+        data: { picture: { page: t.page } },
       });
     }
     // Headings in a long document (PDF9): whether it has sections is for a person to say.
@@ -230,6 +232,7 @@ export function judgePdf(facts: PdfFacts): Required<Pick<EngineResult, 'findings
         ? `Link ${n} on page ${l.page} has no text in its Link tag and no /Contents: it is announced as "link" alone.`
         : `Link ${n} on page ${l.page} is not tagged and has no /Contents: assistive technology has nothing to announce for it.`,
       helpUrl: technique('PDF11'),
+      data: { picture: { page: l.page, ...(l.rect ? { rect: l.rect } : {}) } },
     });
   }
 
@@ -249,6 +252,7 @@ export function judgePdf(facts: PdfFacts): Required<Pick<EngineResult, 'findings
       description: 'A form field has no tooltip (/TU), the name assistive technology announces',
       failureSummary: `Field ${n} on page ${f.page}${f.name ? ` (${quote(f.name)})` : ''} has no /TU: it is announced by its type alone.`,
       helpUrl: technique('PDF12'),
+      data: { picture: { page: f.page, ...(f.rect ? { rect: f.rect } : {}) } },
     });
   }
 

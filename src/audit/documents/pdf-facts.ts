@@ -31,8 +31,12 @@ export interface TableFacts extends StructPlace {
   headerCells: number;
 }
 
+/** A rectangle on a page in PDF units (points, origin bottom left): x1, y1, x2, y2. */
+export type PdfRect = [number, number, number, number];
+
 export interface LinkFacts {
   page: number;
+  rect: PdfRect | null;
   /** The annotation's object id (`12R`). */
   id: string;
   url: string | null;
@@ -46,6 +50,7 @@ export interface LinkFacts {
 
 export interface FieldFacts {
   page: number;
+  rect: PdfRect | null;
   id: string;
   /** `Tx` text, `Btn` button or box, `Ch` choice, `Sig` signature. */
   fieldType: string;
@@ -94,12 +99,29 @@ export interface PdfFacts {
   imageOnlyPages: number[];
 }
 
+/** What a finding's picture shows: a page, and on it the rectangle outlined (none: the whole page). */
+export interface PictureTarget {
+  /** Names the picture for the caller (its finding's rule and element). */
+  key: string;
+  page: number;
+  rect?: PdfRect;
+}
+
+/** A rendered picture of a target, PNG. */
+export interface PagePicture {
+  key: string;
+  png: Uint8Array;
+  width: number;
+  height: number;
+}
+
 /** Why a file could not be read as a PDF. */
 export type PdfReadFailure =
   | { kind: 'encrypted'; message: string }
   | { kind: 'unreadable'; message: string };
 
-export type PdfReadResult = { kind: 'read'; facts: PdfFacts } | PdfReadFailure;
+/** `pictures`: those the caller asked for once it had the facts (see read-in-worker.ts). */
+export type PdfReadResult = { kind: 'read'; facts: PdfFacts; pictures?: PagePicture[] } | PdfReadFailure;
 
 /** The `%PDF-` header within the first kilobyte (as readers accept it), or not. */
 export function looksLikePdf(bytes: Uint8Array): boolean {

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { PdfReadResult } from './pdf-facts.ts';
+import type { PagePicture, PdfFacts, PdfReadResult, PictureTarget } from './pdf-facts.ts';
 
 export interface PdfReadLimits {
   /** The thread is ended past this, and the file is `unreadable` (`DOCUMENT_READ_TIMEOUT_MS`). */
@@ -11,6 +11,11 @@ export interface PdfReadLimits {
    */
   memoryMb: number;
   signal?: AbortSignal;
+  /**
+   * Pictures to render once the facts are read: `pick` names them from the facts (its findings'
+   * pages and rectangles), within `budgetMs`; past it the facts stand without pictures.
+   */
+  pictures?: { pick: (facts: PdfFacts) => Promise<readonly PictureTarget[]> | readonly PictureTarget[]; budgetMs: number };
 }
 
 const SAMPLE_MS = 50;
@@ -31,6 +36,9 @@ export function readPdfInWorker(bytes: Uint8Array, limits: PdfReadLimits): Promi
     const memory = () => process.memoryUsage.rss();
     const baseline = memory();
     let settled = false;
+    let read: Extract<PdfReadResult, { kind: 'read' }> | undefined;
+    /** A failure once the facts are in costs only the pictures. */
+    const failed = (why: PdfReadResult) => finish(read ? { ...read, pictures: [] } : why);
     const finish = (result: PdfReadResult) => {
       if (settled) return;
       settled = true;
@@ -40,22 +48,34 @@ export function readPdfInWorker(bytes: Uint8Array, limits: PdfReadLimits): Promi
       void worker.terminate();
       resolve(result);
     };
-    const timer = setTimeout(
+    let timer = setTimeout(
       () => finish({ kind: 'unreadable', message: `the file was not read within ${limits.timeoutMs < 10_000 ? `${limits.timeoutMs} ms` : `${Math.round(limits.timeoutMs / 1000)} s`} (a structure too large or looping)` }),
       limits.timeoutMs,
     );
     const tooMuch = { kind: 'unreadable' as const, message: `reading the file takes more than ${limits.memoryMb} MiB of memory (a stream that expands without end)` };
     const sampler = setInterval(() => {
-      if (memory() - baseline > limits.memoryMb * 1024 * 1024) finish(tooMuch);
+      if (memory() - baseline > limits.memoryMb * 1024 * 1024) failed(tooMuch);
     }, SAMPLE_MS);
     const onAbort = () => finish({ kind: 'unreadable', message: 'the scan was cancelled while the file was read' });
     if (limits.signal?.aborted) return onAbort();
     limits.signal?.addEventListener('abort', onAbort, { once: true });
-    worker.once('message', (result: PdfReadResult) => finish(result));
+    worker.on('message', (msg: PdfReadResult | { kind: 'pictures'; pictures: PagePicture[] }) => {
+      if (msg.kind === 'pictures') return finish({ ...read!, pictures: msg.pictures });
+      if (msg.kind !== 'read') return finish(msg);
+      read = msg;
+      if (!limits.pictures) return finish(msg);
+      // The facts are in: choosing and rendering the pictures may take their budget, and no more.
+      clearTimeout(timer);
+      timer = setTimeout(() => finish({ ...msg, pictures: [] }), limits.pictures.budgetMs);
+      Promise.resolve(limits.pictures.pick(msg.facts)).then(
+        (targets) => (targets.length ? worker.postMessage({ targets }) : finish(msg)),
+        () => finish(msg),
+      );
+    });
     worker.once('error', (err: Error & { code?: string }) =>
-      finish(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? tooMuch : { kind: 'unreadable', message: `not a readable PDF: ${String(err.message).slice(0, 200)}` }),
+      failed(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? tooMuch : { kind: 'unreadable', message: `not a readable PDF: ${String(err.message).slice(0, 200)}` }),
     );
-    worker.once('exit', () => finish({ kind: 'unreadable', message: 'the reader stopped before it gave an answer' }));
+    worker.once('exit', () => finish(read ?? { kind: 'unreadable', message: 'the reader stopped before it gave an answer' }));
     const copy = new Uint8Array(bytes);
     worker.postMessage(copy, [copy.buffer]);
   });

@@ -5,6 +5,9 @@
  * time and memory; call `readPdfInWorker` (read-in-worker.ts), not this, from a scan.
  */
 import {
+  type PagePicture,
+  type PdfRect,
+  type PictureTarget,
   MAX_ITEMS,
   MAX_PAGES_DRAWN,
   MAX_PAGES_READ,
@@ -117,11 +120,25 @@ function markedText(items: ReadonlyArray<Record<string, unknown>>): Map<string, 
   return out;
 }
 
+/** Renders pictures of the document just read (see `readPdf`'s `then`). */
+export type RenderPictures = (targets: readonly PictureTarget[]) => Promise<PagePicture[]>;
+
+/** The widest picture, in pixels: a page region outlined, or a whole page. */
+const PICTURE_WIDTH = 800;
+/** Points kept around an outlined rectangle. */
+const PICTURE_MARGIN = 48;
+const OUTLINE = '#d1007a';
+
+const validRect = (r: unknown): PdfRect | null =>
+  Array.isArray(r) && r.length === 4 && r.every((n) => typeof n === 'number' && Number.isFinite(n)) ? (r as PdfRect) : null;
+
 /**
  * The facts of one PDF given as bytes. A password-protected file is `encrypted`; a file pdf.js
  * cannot open is `unreadable`; past that, what a page will not give is left out, never thrown.
+ * `then`, when given, runs with the facts while the document is still open, with a function that
+ * renders pictures of its pages (the caller decides which, from the facts).
  */
-export async function readPdf(bytes: Uint8Array): Promise<PdfReadResult> {
+export async function readPdf(bytes: Uint8Array, then?: (facts: PdfFacts, render: RenderPictures) => Promise<void>): Promise<PdfReadResult> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const task = pdfjs.getDocument({
     data: bytes,
@@ -141,10 +158,60 @@ export async function readPdf(bytes: Uint8Array): Promise<PdfReadResult> {
     return { kind: 'unreadable', message: `not a readable PDF: ${message}` };
   }
   try {
-    return { kind: 'read', facts: await factsOf(doc, pdfjs.OPS as unknown as Record<string, number>) };
+    const facts = await factsOf(doc, pdfjs.OPS as unknown as Record<string, number>);
+    await then?.(facts, (targets) => renderPictures(doc, targets));
+    return { kind: 'read', facts };
   } finally {
     await task.destroy().catch(() => {});
   }
+}
+
+interface NodeCanvas {
+  width: number;
+  height: number;
+  getContext(kind: '2d'): CanvasRenderingContext2D;
+  toBuffer(mime: 'image/png'): Uint8Array;
+}
+
+/** Each target's page rendered (a rectangle outlined and cropped with a margin); a page that will not render is left out. */
+async function renderPictures(doc: PdfDocument, targets: readonly PictureTarget[]): Promise<PagePicture[]> {
+  const factory = (doc as unknown as { canvasFactory: { create(w: number, h: number): { canvas: NodeCanvas; context: CanvasRenderingContext2D } } }).canvasFactory;
+  const out: PagePicture[] = [];
+  for (const t of targets) {
+    try {
+      const page = await doc.getPage(t.page);
+      const base = page.getViewport({ scale: 1 });
+      const scale = Math.min(2, PICTURE_WIDTH / Math.max(1, t.rect ? Math.min(base.width, Math.abs(t.rect[2] - t.rect[0]) + 2 * PICTURE_MARGIN) : base.width));
+      const viewport = page.getViewport({ scale });
+      const full = factory.create(Math.ceil(viewport.width), Math.ceil(viewport.height));
+      await page.render({ canvasContext: full.context, canvas: full.canvas, viewport } as unknown as Parameters<typeof page.render>[0]).promise;
+      let canvas = full.canvas;
+      if (t.rect) {
+        // The rectangle in the rendered page's pixels, outlined, then the region around it cut out.
+        const [x1, y1] = viewport.convertToViewportPoint(t.rect[0], t.rect[1]) as [number, number];
+        const [x2, y2] = viewport.convertToViewportPoint(t.rect[2], t.rect[3]) as [number, number];
+        const [left, top, right, bottom] = [Math.min(x1, x2), Math.min(y1, y2), Math.max(x1, x2), Math.max(y1, y2)];
+        full.context.strokeStyle = OUTLINE;
+        full.context.lineWidth = 3;
+        full.context.strokeRect(left - 3, top - 3, right - left + 6, bottom - top + 6);
+        const m = PICTURE_MARGIN * scale;
+        const sx = Math.max(0, Math.floor(left - m));
+        const sy = Math.max(0, Math.floor(top - m));
+        const sw = Math.min(full.canvas.width - sx, Math.ceil(right - left + 2 * m));
+        const sh = Math.min(full.canvas.height - sy, Math.ceil(bottom - top + 2 * m));
+        if (sw > 0 && sh > 0) {
+          const crop = factory.create(sw, sh);
+          crop.context.drawImage(full.canvas as unknown as CanvasImageSource, sx, sy, sw, sh, 0, 0, sw, sh);
+          canvas = crop.canvas;
+        }
+      }
+      out.push({ key: t.key, png: canvas.toBuffer('image/png'), width: canvas.width, height: canvas.height });
+      page.cleanup();
+    } catch {
+      // A page that will not render has no picture; the finding stands without one.
+    }
+  }
+  return out;
 }
 
 type PdfDocument = Awaited<ReturnType<(typeof import('pdfjs-dist/legacy/build/pdf.mjs'))['getDocument']>['promise']>;
@@ -238,6 +305,7 @@ async function factsOf(doc: PdfDocument, OPS: Record<string, number>): Promise<P
       if (a.subtype === 'Link' && facts.links.length < MAX_ITEMS) {
         facts.links.push({
           page: n,
+          rect: validRect(a.rect),
           id,
           url: typeof a.url === 'string' ? a.url.slice(0, 2000) : null,
           contents,
@@ -247,6 +315,7 @@ async function factsOf(doc: PdfDocument, OPS: Record<string, number>): Promise<P
       } else if (a.subtype === 'Widget' && facts.fields.length < MAX_ITEMS) {
         facts.fields.push({
           page: n,
+          rect: validRect(a.rect),
           id,
           fieldType: typeof a.fieldType === 'string' ? a.fieldType : 'unknown',
           description: clean(a.alternativeText),

@@ -5,6 +5,7 @@ import { readPdfInWorker } from '../../../../src/audit/documents/read-in-worker.
 import { judgePdf } from '../../../../src/audit/documents/judge-pdf.ts';
 import type { PdfFacts, PdfReadResult } from '../../../../src/audit/documents/pdf-facts.ts';
 import { renderPdf } from '../../../../src/reports/render-pdf.ts';
+import { decodePng } from '../../../../src/audit/engines/pixel-contrast/png.ts';
 import { sampleReport } from '../../../helpers/sample-report.ts';
 import { encodePng } from '../../../helpers/png.ts';
 import { handMadePdf, pdfkitFile, realWorldPdf, streamObject } from '../../../helpers/pdf-files.ts';
@@ -111,6 +112,45 @@ describe('the document audit reads PDFs with pdf.js in a worker thread', () => {
       expect(facts.fields).toEqual([expect.objectContaining({ page: 1, fieldType: 'Tx', description: null, name: 'textfield' })]);
       expect(found(facts)).toContain('pdf-field-description-missing confirmed page 1: field 1');
     });
+  });
+
+  it('renders the pictures asked for from the facts: a field\'s rectangle outlined in its region, a whole page', async () => {
+    const bytes = realWorldPdf('file_pdfjs_form.pdf');
+    const read = await readPdfInWorker(bytes, {
+      ...LIMITS,
+      pictures: {
+        budgetMs: 20_000,
+        pick: (facts) => {
+          const field = facts.fields[0]!;
+          return [
+            { key: 'field', page: field.page, rect: field.rect! },
+            { key: 'page', page: 1 },
+          ];
+        },
+      },
+    });
+    expect(read.kind).toBe('read');
+    if (read.kind !== 'read') return;
+    expect(read.pictures!.map((p) => p.key)).toEqual(['field', 'page']);
+    const [field, page] = read.pictures!.map((p) => ({ ...p, image: decodePng(p.png) }));
+    // The whole page: 800 px wide, a page's proportions.
+    expect(page!.width).toBe(800);
+    expect(page!.height).toBeGreaterThan(1100);
+    // The region: smaller than the page, with the magenta outline (#d1007a) drawn in it.
+    expect(field!.width).toBeLessThan(page!.width * 2);
+    expect(field!.height).toBeLessThan(page!.height / 2);
+    const px = field!.image;
+    let magenta = 0;
+    for (let i = 0; i < px.width * px.height; i++) {
+      const [r, g, b] = [px.data[i * 3]!, px.data[i * 3 + 1]!, px.data[i * 3 + 2]!];
+      if (r > 180 && g < 60 && b > 90 && b < 160) magenta++;
+    }
+    expect(magenta).toBeGreaterThan(100);
+  });
+
+  it('keeps the facts when the pictures run out of their budget', async () => {
+    const read = await readPdfInWorker(realWorldPdf('bug1708041.pdf'), { ...LIMITS, pictures: { budgetMs: 1, pick: () => [{ key: 'p', page: 1 }] } });
+    expect(read).toMatchObject({ kind: 'read', facts: { pageCount: 6 }, pictures: [] });
   });
 
   it('the service\'s own PDF report passes its own document audit with no confirmed issue', async () => {

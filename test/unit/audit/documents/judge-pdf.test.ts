@@ -87,16 +87,16 @@ describe('the document audit judges a PDF from its facts', () => {
     const found = judgePdf(
       facts({
         links: [
-          { page: 1, id: '10R', url: 'https://example.org/a', contents: null, tagged: true, text: 'Terms of use' },
-          { page: 1, id: '11R', url: 'https://example.org/b', contents: null, tagged: false, text: null },
-          { page: 1, id: '12R', url: null, contents: 'Go to chapter 2', tagged: false, text: null },
-          { page: 2, id: '13R', url: 'https://example.org/c', contents: null, tagged: true, text: null },
+          { page: 1, rect: null, id: '10R', url: 'https://example.org/a', contents: null, tagged: true, text: 'Terms of use' },
+          { page: 1, rect: [72, 700, 200, 714], id: '11R', url: 'https://example.org/b', contents: null, tagged: false, text: null },
+          { page: 1, rect: null, id: '12R', url: null, contents: 'Go to chapter 2', tagged: false, text: null },
+          { page: 2, rect: null, id: '13R', url: 'https://example.org/c', contents: null, tagged: true, text: null },
         ],
         fields: [
-          { page: 1, id: '20R', fieldType: 'Tx', description: 'Your full name', hidden: false, name: 'name' },
-          { page: 1, id: '21R', fieldType: 'Tx', description: null, hidden: false, name: 'field_2' },
-          { page: 1, id: '22R', fieldType: 'Tx', description: null, hidden: true, name: 'calc' },
-          { page: 1, id: '23R', fieldType: 'Sig', description: null, hidden: false, name: 'sig' },
+          { page: 1, rect: null, id: '20R', fieldType: 'Tx', description: 'Your full name', hidden: false, name: 'name' },
+          { page: 1, rect: [100, 600, 300, 620], id: '21R', fieldType: 'Tx', description: null, hidden: false, name: 'field_2' },
+          { page: 1, rect: null, id: '22R', fieldType: 'Tx', description: null, hidden: true, name: 'calc' },
+          { page: 1, rect: null, id: '23R', fieldType: 'Sig', description: null, hidden: false, name: 'sig' },
         ],
       }),
     ).findings;
@@ -131,7 +131,7 @@ describe('the document audit judges a PDF from its facts', () => {
 
   it('reports every rule under a criterion of its catalogue entry (ownFinding refuses anything else)', () => {
     const all = judgePdf(
-      facts({ tagged: false, marked: false, title: null, lang: null, accessibilityBlocked: true, imageOnlyPages: [1], links: [{ page: 1, id: '1R', url: null, contents: null, tagged: false, text: null }] }),
+      facts({ tagged: false, marked: false, title: null, lang: null, accessibilityBlocked: true, imageOnlyPages: [1], links: [{ page: 1, rect: null, id: '1R', url: null, contents: null, tagged: false, text: null }] }),
     ).findings;
     for (const f of all) expect(ruleEntry(f.ruleId)?.engine).toBe('document');
   });
