@@ -9,6 +9,13 @@ import type { FetchAuth } from './fetch-page.ts';
 /** Logins discovery makes in one run at most (the first included): a site that logs it out on every page is crawled logged out. */
 export const MAX_DISCOVERY_LOGINS = 5;
 
+/** A set-up's headers, basic credentials and cookies for plain HTTP fetches to its origin (no scripted login). */
+export function staticFetchAuth(tabAuth: TabAuth): FetchAuth {
+  const { headers, basic, cookies } = tabAuth.setup;
+  const cookie = (cookies ?? []).map((c) => `${c.name}=${c.value}`).join('; ');
+  return { origin: tabAuth.origin, headers: { ...headers, ...(basic ? { authorization: basicAuthorization(basic) } : {}), ...(cookie ? { cookie } : {}) } };
+}
+
 /**
  * A site's authentication set-up as discovery's plain HTTP fetches use it: its headers, basic
  * credentials and cookies go to the site's origin only. A scripted login runs in a short-lived
@@ -27,8 +34,7 @@ export class DiscoveryAuth {
   constructor(tabAuth: TabAuth, deps: { browser?: BrowserProvider; policy: TargetPolicy; pageLoadTimeoutMs: number; logger: Logger }) {
     this.tabAuth = tabAuth;
     this.deps = deps;
-    const cookies = (tabAuth.setup.cookies ?? []).map((c) => `${c.name}=${c.value}`).join('; ');
-    this.fetch = { origin: tabAuth.origin, headers: { ...this.baseHeaders(), ...(cookies ? { cookie: cookies } : {}) } };
+    this.fetch = staticFetchAuth(tabAuth);
   }
 
   private baseHeaders(): Record<string, string> {

@@ -11,6 +11,7 @@ import { summarizeSiteAuth, type SiteAuthSetup } from '../../src/shared/site-aut
 import { crawlWorkflowId, discoveryWorkflowId } from '../../src/shared/search-attributes.ts';
 import { html, startStaticServer, type StaticServer } from '../support/static-server.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../helpers/test-env.ts';
+import { pdfkitFile } from '../helpers/pdf-files.ts';
 
 const ENDED = ['completed', 'completed_partial', 'cancelled', 'failed'];
 const PASSWORD = `correct-horse-${randomBytes(6).toString('hex')}`;
@@ -136,7 +137,13 @@ describe('login-protected sites', () => {
     });
     // Pages behind a preview token header and HTTP basic auth; each loads an image from another origin.
     headerSite = await startStaticServer({}, { host: '127.0.0.2' });
-    const guarded = (body: string) => (req: IncomingMessage, res: import('node:http').ServerResponse) => {
+    const plan = await pdfkitFile({ tagged: true, lang: 'en', displayTitle: true, info: { Title: 'Plan' } }, (d) => {
+      const root = d.struct('Document');
+      d.addStructure(root);
+      root.add(d.struct('P', {}, () => d.text('The staging plan.')));
+      root.end();
+    });
+    const guarded = (body: string | Buffer) => (req: IncomingMessage, res: import('node:http').ServerResponse) => {
       headerSiteRequests.push({ path: req.url ?? '', token: req.headers['x-preview-token'] as string | undefined, authorization: req.headers.authorization });
       const basicOk = req.headers.authorization === `Basic ${Buffer.from(`stage:${BASIC_PASSWORD}`).toString('base64')}`;
       if (!basicOk) {
@@ -149,10 +156,13 @@ describe('login-protected sites', () => {
         res.end('<!doctype html><title>Forbidden</title>');
         return;
       }
-      html(body)(req, res);
+      if (typeof body === 'string') return html(body)(req, res);
+      res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(body.length) });
+      res.end(body);
     };
     headerSite.route('/', guarded(doc('Staging', `<p>See <a href="/preview">the preview</a>.</p><img src="${thirdParty.origin}/pixel.gif" alt="">`)));
-    headerSite.route('/preview', guarded(doc('Preview', `<p>Preview.</p><img src="${GIF}" id="preview-img" width="20" height="20">`)));
+    headerSite.route('/preview', guarded(doc('Preview', `<p>Preview.</p><img src="${GIF}" id="preview-img" width="20" height="20"> <a href="/files/plan.pdf">The plan</a>`)));
+    headerSite.route('/files/plan.pdf', guarded(plan));
     env = await createTestEnv({ scanEngines: [axeEngine], discoveryOptions: { fetchTimeoutMs: 3000 } });
   });
   afterAll(async () => {
@@ -418,8 +428,10 @@ describe('login-protected sites', () => {
     const c = await crawl(id);
     expect(c.status).toBe('completed');
     const pages = await pagesOf(id);
-    expect(pages.map((p) => p.path)).toEqual(['/', '/preview']);
-    expect(pages.map((p) => p.title)).toEqual(['Staging', 'Preview']);
+    expect(pages.map((p) => p.path)).toEqual(['/', '/files/plan.pdf', '/preview']);
+    expect(pages.map((p) => p.title)).toEqual(['Staging', 'Plan', 'Preview']);
+    // The PDF behind the token and the credentials was fetched with them and audited.
+    expect(pages[1]).toMatchObject({ kind: 'document', latestScore: 100 });
     const issues = await issuesOf(id);
     expect(issues.map((i) => i.elementSelector)).toContain('#preview-img');
     // Discovery and the browser both sent the token; the other origin's image got neither it nor the credentials.

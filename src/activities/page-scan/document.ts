@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { politeFetch } from '../../discovery/polite-fetch.ts';
+import type { FetchAuth } from '../../discovery/fetch-page.ts';
 import { documentType } from '../../discovery/urls.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
 import type { HostPacer } from '../../shared/politeness.ts';
@@ -35,6 +36,8 @@ export interface DocumentAuditDeps {
   signal?: AbortSignal;
   /** Pictures of (some of) the findings: the page, a link's or field's rectangle outlined; unset: none. */
   screenshots?: ScreenshotHook;
+  /** The site's authentication headers (its own, basic credentials, cookies), sent to its origin only. */
+  auth?: FetchAuth;
 }
 
 /** A finding's picture target, as the document judge names it (`data.picture`). */
@@ -59,6 +62,7 @@ export async function auditDocumentAt(url: string, deps: DocumentAuditDeps): Pro
     accept: 'application/pdf,*/*;q=0.1',
     maxBytes: deps.settings.maxBytes,
     document: true,
+    ...(deps.auth ? { auth: deps.auth } : {}),
   });
   switch (fetched.kind) {
     case 'document':

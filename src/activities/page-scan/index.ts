@@ -35,6 +35,7 @@ import { mergeManifests } from '../../audit/reuse/manifest.ts';
 import { siteAuthVersion } from '../../db/repositories/page-reuse.repository.ts';
 import { crawlAuditKey, reuseUnchangedPage, type ReuseOutcome } from './reuse.ts';
 import { auditDocumentAt, DEFAULT_DOCUMENT_SETTINGS, type DocumentSettings } from './document.ts';
+import { staticFetchAuth } from '../../discovery/discovery-auth.ts';
 
 export interface PageScanActivityDeps {
   db: Database;
@@ -242,12 +243,15 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
       const [first, ...later] = viewports as [ViewportName, ...ViewportName[]];
       // A document (a PDF) is audited from the file, once, whatever the viewports: straight away when
       // discovery saw one at the URL, or when the browser found that the URL is not a page.
-      const auditDocument = () => {
+      const auditDocument = async () => {
         stage = 'Document';
         ctx.heartbeat({ stage });
         const settings = deps.documents ?? DEFAULT_DOCUMENT_SETTINGS;
         const screenshots = flow ? undefined : screenshotHook(deps.db, deps.screenshots, tabOwner.crawlId ?? null);
-        return auditDocumentAt(url, { policy: deps.policy, pacer, pageLoadTimeoutMs: deps.pageLoadTimeoutMs, settings, signal: ctx.cancellationSignal, screenshots });
+        // A site's headers, basic credentials and cookies go with the file's request, as with discovery's.
+        const load = tabOwner.auth ? await tabOwner.auth() : undefined;
+        const auth = load?.kind === 'auth' ? staticFetchAuth(load.auth) : undefined;
+        return auditDocumentAt(url, { policy: deps.policy, pacer, pageLoadTimeoutMs: deps.pageLoadTimeoutMs, settings, signal: ctx.cancellationSignal, screenshots, auth });
       };
       let result = (tabOwner.document && !flow ? await auditDocument() : undefined) ?? (await scanAt(first, deps.scanDeadlineMs));
       if (!tabOwner.document && result.kind === 'page-error' && result.error.code === 'not_html' && !flow) result = (await auditDocument()) ?? result;
