@@ -79,6 +79,28 @@ function describeExamples(examples: ConformanceRow['examples']): string {
 }
 
 /**
+ * A criterion with confirmed failures on `found.pages` of the `audited` pages or documents (`what`):
+ * Does Not Support when on every one, else Partially Supports, with the count and the worst examples.
+ */
+function failingRow(
+  row: Omit<ConformanceRow, 'conformance' | 'remarks' | 'examples'>,
+  found: ConfirmedCount,
+  groups: readonly IssueGroup[],
+  what: 'page' | 'document',
+): ConformanceRow {
+  const audited = row.pagesAudited;
+  const examples = worstExamples(groups, row.id);
+  const everywhere = found.pages >= audited;
+  const where = everywhere ? `every ${what} audited (${plural(audited, what)})` : `${found.pages.toLocaleString('en-US')} of ${plural(audited, what)} audited`;
+  return {
+    ...row,
+    conformance: everywhere ? 'does-not-support' : 'partially-supports',
+    remarks: `${plural(found.issues, 'confirmed issue')} on ${where}.${describeExamples(examples)}`,
+    examples,
+  };
+}
+
+/**
  * The conformance level and remarks of every criterion in `criteria` (all WCAG 2.2 A/AA, in
  * order), from the audit's results: `confirmed` counts confirmed issues and their pages per
  * criterion, `pagesAudited` is the pages scanned.
@@ -93,17 +115,7 @@ export function conformance(
   return criteria.map((c) => {
     const found = byCriterion.get(c.id);
     const row = { id: c.id, title: c.title, level: c.level, confirmedIssues: found?.issues ?? 0, pagesAffected: found?.pages ?? 0, pagesAudited };
-    if (found && found.issues > 0) {
-      const examples = worstExamples(groups, c.id);
-      const everywhere = found.pages >= pagesAudited;
-      const where = everywhere ? `every page audited (${plural(pagesAudited, 'page')})` : `${found.pages.toLocaleString('en-US')} of ${plural(pagesAudited, 'page')} audited`;
-      return {
-        ...row,
-        conformance: everywhere ? 'does-not-support' : 'partially-supports',
-        remarks: `${plural(found.issues, 'confirmed issue')} on ${where}.${describeExamples(examples)}`,
-        examples,
-      };
-    }
+    if (found && found.issues > 0) return failingRow(row, found, groups, 'page');
     const rules = c.rules.length ? ` (${c.rules.join(', ')})` : '';
     const catalogued = rulesFor(c.id);
     if (c.result === 'passed' && FULLY_AUTOMATED_CRITERIA.has(c.id)) {
@@ -121,9 +133,14 @@ export function conformance(
   });
 }
 
+/** A rule of the document audit (PDFs), not of the page engines. */
+export function isDocumentRule(ruleId: string): boolean {
+  return RULES.get(ruleId)?.engine === 'document';
+}
+
 /** The document audit's rules that can report each criterion. */
 function documentRulesFor(criterion: string): string[] {
-  return rulesFor(criterion).filter((id) => RULES.get(id)?.engine === 'document');
+  return rulesFor(criterion).filter(isDocumentRule);
 }
 
 /**
@@ -137,22 +154,12 @@ export function documentConformance(
   confirmed: readonly ConfirmedCount[],
   documentsAudited: number,
 ): ConformanceRow[] {
-  const documentGroups = groups.filter((g) => RULES.get(g.ruleId)?.engine === 'document');
+  const documentGroups = groups.filter((g) => isDocumentRule(g.ruleId));
   const byCriterion = new Map(confirmed.map((c) => [c.criterion, c]));
   return criteria.map((c) => {
     const found = byCriterion.get(c.id);
     const row = { id: c.id, title: c.title, level: c.level, confirmedIssues: found?.issues ?? 0, pagesAffected: found?.pages ?? 0, pagesAudited: documentsAudited };
-    if (found && found.issues > 0) {
-      const examples = worstExamples(documentGroups, c.id);
-      const everywhere = found.pages >= documentsAudited;
-      const where = everywhere ? `every document audited (${plural(documentsAudited, 'document')})` : `${found.pages.toLocaleString('en-US')} of ${plural(documentsAudited, 'document')} audited`;
-      return {
-        ...row,
-        conformance: everywhere ? 'does-not-support' : 'partially-supports',
-        remarks: `${plural(found.issues, 'confirmed issue')} on ${where}.${describeExamples(examples)}`,
-        examples,
-      };
-    }
+    if (found && found.issues > 0) return failingRow(row, found, documentGroups, 'document');
     const rules = documentRulesFor(c.id);
     const remarks = rules.length
       ? `No confirmed failure in ${plural(documentsAudited, 'document')} (${rules.join(', ')}). These checks decide only part of this criterion: a person must confirm it.`

@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Kysely } from 'kysely';
-import { FIX_GUIDES, DEFAULT_GUIDE, RULES } from '../shared/rules/index.ts';
+import { FIX_GUIDES, DEFAULT_GUIDE } from '../shared/rules/index.ts';
 import {
   crawlTrend,
   diffByRule,
@@ -30,7 +30,7 @@ import { pngSize } from '../shared/png-size.ts';
 import type { DB } from '../db/schema.ts';
 import { BROWSER_SETUP, OWN_CHECKS, STANDARD } from '../shared/audit-setup.ts';
 import { VERSION as SERVICE_VERSION } from '../shared/version.ts';
-import { conformance, documentConformance } from './conformance.ts';
+import { conformance, documentConformance, isDocumentRule } from './conformance.ts';
 import { SEVERITIES, type Severity } from '../shared/contracts.ts';
 import { NEEDS_REVIEW_FACTOR, SEVERITY_WEIGHTS } from '../shared/score.ts';
 import { WCAG22_A_AA, successCriterion } from '../shared/wcag.ts';
@@ -324,7 +324,7 @@ export async function buildReport(db: Kysely<DB>, source: ReportSource, now = ne
   const scanned = pages.filter((p) => p.state === 'scanned').length;
   // The web pages and the documents (PDFs) are an ACR's two components, each judged on its own.
   const documentsAudited = pages.filter((p) => p.state === 'scanned' && p.kind === 'document').length;
-  const notDocumentGroups = groups.filter((g) => RULES.get(g.ruleId)?.engine !== 'document');
+  const notDocumentGroups = groups.filter((g) => !isDocumentRule(g.ruleId));
   const { bySeverity, byType, byPrinciple } = summaryCounts(counts.rows);
   const failedCriteria = criteria.filter((c) => c.result === 'fails' || c.result === 'needs_review').length;
   const base = {
