@@ -11,9 +11,14 @@ export const MAX_DISCOVERY_LOGINS = 5;
 
 /** A set-up's headers, basic credentials and cookies for plain HTTP fetches to its origin (no scripted login). */
 export function staticFetchAuth(tabAuth: TabAuth): FetchAuth {
-  const { headers, basic, cookies } = tabAuth.setup;
-  const cookie = (cookies ?? []).map((c) => `${c.name}=${c.value}`).join('; ');
-  return { origin: tabAuth.origin, headers: { ...headers, ...(basic ? { authorization: basicAuthorization(basic) } : {}), ...(cookie ? { cookie } : {}) } };
+  const cookie = (tabAuth.setup.cookies ?? []).map((c) => `${c.name}=${c.value}`).join('; ');
+  return { origin: tabAuth.origin, headers: { ...setupHeaders(tabAuth), ...(cookie ? { cookie } : {}) } };
+}
+
+/** The set-up's own headers and its basic credentials, without cookies. */
+function setupHeaders(tabAuth: TabAuth): Record<string, string> {
+  const { headers, basic } = tabAuth.setup;
+  return { ...headers, ...(basic ? { authorization: basicAuthorization(basic) } : {}) };
 }
 
 /**
@@ -35,11 +40,6 @@ export class DiscoveryAuth {
     this.tabAuth = tabAuth;
     this.deps = deps;
     this.fetch = staticFetchAuth(tabAuth);
-  }
-
-  private baseHeaders(): Record<string, string> {
-    const { headers, basic } = this.tabAuth.setup;
-    return { ...headers, ...(basic ? { authorization: basicAuthorization(basic) } : {}) };
   }
 
   get hasLogin(): boolean {
@@ -71,7 +71,7 @@ export class DiscoveryAuth {
         return false;
       }
       const cookie = await tab.cookieHeader(`${this.tabAuth.origin}/`);
-      this.fetch = { origin: this.tabAuth.origin, headers: { ...this.baseHeaders(), ...(cookie ? { cookie } : {}) } };
+      this.fetch = { origin: this.tabAuth.origin, headers: { ...setupHeaders(this.tabAuth), ...(cookie ? { cookie } : {}) } };
       log.info({ logins: this.logins }, 'discovery logged in');
       return true;
     } finally {

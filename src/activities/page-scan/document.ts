@@ -15,7 +15,7 @@ import { DOCUMENT_ENGINE, judgePdf } from '../../audit/documents/judge-pdf.ts';
 import type { ScanUrlResult } from '../../audit/scan-url.ts';
 import { buildManifest, type ResourceManifest } from '../../audit/reuse/manifest.ts';
 import { SCREENSHOT_MIME, type FindingScreenshot, type ScreenshotHook } from '../../audit/screenshots/capture.ts';
-import type { PictureTarget } from '../../audit/documents/pdf-facts.ts';
+import type { PdfFacts, PictureTarget } from '../../audit/documents/pdf-facts.ts';
 
 export interface DocumentSettings {
   /** DOCUMENT_MAX_BYTES. */
@@ -94,6 +94,10 @@ export async function auditDocumentAt(url: string, deps: DocumentAuditDeps): Pro
       : undefined;
   }
   const hook = deps.screenshots;
+  // Judged once: while the file is still open when pictures are asked for (their pages render
+  // then), else once it is read. The facts are the same object either way.
+  let judged: ReturnType<typeof judgePdf> | undefined;
+  const judge = (facts: PdfFacts) => (judged ??= judgePdf(facts));
   const read = await readPdfInWorker(bytes, {
     timeoutMs: deps.settings.readTimeoutMs,
     memoryMb: deps.settings.memoryMb,
@@ -101,15 +105,14 @@ export async function auditDocumentAt(url: string, deps: DocumentAuditDeps): Pro
     ...(hook && {
       pictures: {
         budgetMs: hook.budgetMs,
-        // The same judgement as below (pure), asked early so the pages render while the file is open.
         pick: async (facts) =>
-          (await hook.pick(judgePdf(facts).findings.filter((f) => pictureOf(f.data)))).map((f) => ({ key: `${f.ruleId}${KEY_SEP}${f.elementSelector}`, ...pictureOf(f.data)! })),
+          (await hook.pick(judge(facts).findings.filter((f) => pictureOf(f.data)))).map((f) => ({ key: `${f.ruleId}${KEY_SEP}${f.elementSelector}`, ...pictureOf(f.data)! })),
       },
     }),
   });
   if (read.kind === 'encrypted') return { kind: 'page-error', error: { code: 'document_encrypted', message: read.message }, finalUrl, httpStatus: status };
   if (read.kind === 'unreadable') return { kind: 'page-error', error: { code: 'document_unreadable', message: read.message.slice(0, 500) }, finalUrl, httpStatus: status };
-  const judged = judgePdf(read.facts);
+  const { findings, passes } = judge(read.facts);
   // Page reuse: the file is the audit's one resource; a later crawl asks the site whether it changed.
   const manifest: ResourceManifest =
     finalUrl === url
@@ -128,10 +131,10 @@ export async function auditDocumentAt(url: string, deps: DocumentAuditDeps): Pro
     pageTitle: read.facts.title,
     finalUrl,
     httpStatus: status,
-    findings: judged.findings,
-    passes: judged.passes,
+    findings,
+    passes,
     blocked: [],
-    engines: [{ engine: DOCUMENT_ENGINE, ms: Math.round(performance.now() - startedAt), findings: judged.findings }],
+    engines: [{ engine: DOCUMENT_ENGINE, ms: Math.round(performance.now() - startedAt), findings }],
     statesChecked: [],
     screenshots: (read.pictures ?? []).map((p): FindingScreenshot => {
       const [ruleId, elementSelector] = p.key.split(KEY_SEP) as [string, string];
