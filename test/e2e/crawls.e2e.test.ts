@@ -210,6 +210,7 @@ describe('site crawls end to end', () => {
       res.writeHead(200, { 'content-type': type, 'content-length': String(bytes.length) });
       res.end(bytes);
     };
+    let downloads = 0;
     const docs = await startStaticServer(
       {
         '/': html(
@@ -217,8 +218,16 @@ describe('site crawls end to end', () => {
             '<a href="/files/scan.pdf">The signed letter</a> <a href="/download?id=7">The minutes</a> <a href="/files/cut.pdf">The budget</a> <a href="/files/logo.png">Logo</a></main></html>',
         ),
         '/files/scan.pdf': pdf(scan),
-        // No .pdf in the address: the type decides.
-        '/download': pdf(minutes),
+        // No .pdf in the address: the type decides. Its second request (the scan's, after discovery's)
+        // is answered 429: the scan waits and fetches it again, never records it as broken.
+        '/download': (req, res) => {
+          if (++downloads === 2) {
+            res.writeHead(429, { 'retry-after': '1', 'content-type': 'text/plain' });
+            res.end('slow down');
+            return;
+          }
+          pdf(minutes)(req, res);
+        },
         '/files/cut.pdf': pdf(minutes.subarray(0, 200)),
       },
       { host: '127.0.0.7' },
@@ -226,7 +235,9 @@ describe('site crawls end to end', () => {
     try {
       const docSite = await (await env.request('/api/sites', { method: 'POST', json: { url: `${docs.origin}/` } })).json();
       const { crawl: c } = await crawl(docSite.id);
-      expect(c).toMatchObject({ status: 'completed_partial', totalPages: 4, scannedPages: 3, failedPages: 1 });
+      expect(c).toMatchObject({ status: 'completed_partial', totalPages: 4, scannedPages: 3, failedPages: 1, brokenLinks: 0 });
+      expect(downloads).toBeGreaterThanOrEqual(3);
+      expect(c.throttledMs).toBeGreaterThanOrEqual(900);
       const pages = (await get(`/api/sites/${docSite.id}/pages?kind=document`)).data;
       expect(pages.map((p: any) => [p.path, p.kind, p.mediaType]).sort()).toEqual([
         ['/download?id=7', 'document', 'application/pdf'],
