@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { head, send, sendThen, startHostileOrigin, type HostileOrigin, type RawAnswer } from '../helpers/hostile-origin.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../helpers/test-env.ts';
 import { startWorkerProcess, type WorkerProcess } from '../helpers/worker-process.ts';
+import { handMadePdf, pdfkitFile, streamObject } from '../helpers/pdf-files.ts';
+import { deflateSync } from 'node:zlib';
 
 // The issue as the tester found it: one POST /api/scans of a page whose server answers
 // `HTTP/1.1 200 OK\x01` made the egress proxy throw inside an event listener, and the worker
@@ -56,7 +58,25 @@ describe('a worker process scanning hostile origins through its egress proxy', (
   let pid: number;
 
   beforeAll(async () => {
+    // Documents: a stream that expands to 256 MB, a file cut off before its declared length, and a sound one.
+    const bomb = handMadePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>',
+      streamObject('/Filter /FlateDecode', deflateSync(Buffer.alloc(256 * 1024 * 1024, 0x20), { level: 9 })),
+    ]);
+    const good = await pdfkitFile({ tagged: true, lang: 'en', displayTitle: true, info: { Title: 'Sound' } }, (d) => {
+      const root = d.struct('Document');
+      d.addStructure(root);
+      root.add(d.struct('P', {}, () => d.text('A sound document.')));
+      root.end();
+    });
+    const pdfHead = (length: number) => Buffer.from(`HTTP/1.1 200 OK\r\ncontent-type: application/pdf\r\ncontent-length: ${length}\r\n\r\n`, 'latin1');
+    const pdfAnswer = (body: Buffer, declared = body.length): RawAnswer => (socket) => void socket.end(Buffer.concat([pdfHead(declared), body]));
     origin = await startHostileOrigin({
+      '/bomb.pdf': pdfAnswer(bomb),
+      '/cut.pdf': pdfAnswer(good.subarray(0, 300), good.length),
+      '/sound.pdf': pdfAnswer(good),
       '/reason-control': send(head('HTTP/1.1 200 OK\x01', page('Control character')) + page('Control character')),
       '/status-99': send(head('HTTP/1.1 099 Low', page('Low')) + page('Low')),
       '/robots.txt': send(head('HTTP/1.1 099 Low', 'User-agent: *\nDisallow: /\n') + 'User-agent: *\nDisallow: /\n'),
@@ -77,7 +97,7 @@ describe('a worker process scanning hostile origins through its egress proxy', (
     });
     env = await createTestEnv({ workers: false, discoveryOptions: { fetchTimeoutMs: 3000 } });
     // The production policy: private targets refused, so every page goes through the egress proxy.
-    worker = await startWorkerProcess(env, { ALLOW_PRIVATE_TARGETS: 'false', ALLOWED_PRIVATE_HOSTS: origin.host, PAGE_LOAD_TIMEOUT_MS: '10000' });
+    worker = await startWorkerProcess(env, { ALLOW_PRIVATE_TARGETS: 'false', ALLOWED_PRIVATE_HOSTS: origin.host, PAGE_LOAD_TIMEOUT_MS: '10000', DOCUMENT_READ_MEMORY_MB: '64' });
     pid = worker.child.pid!;
   });
   afterAll(async () => {
@@ -115,6 +135,20 @@ describe('a worker process scanning hostile origins through its egress proxy', (
     const { scan, runs } = await scanOf(`${origin.origin}/reason-control`);
     expect(scan).toMatchObject({ status: 'completed', pageTitle: 'Control character' });
     expect(runs.scanPage).toEqual({ scheduled: 1, maxAttempt: 1, failed: 0 });
+    expectWorkerAlive();
+  }, 180_000);
+
+  it('audits a sound PDF and ends a zip bomb and a cut-off file as document errors, each scanned once, and the worker lives on', async () => {
+    const sound = await scanOf(`${origin.origin}/sound.pdf`);
+    expect(sound.scan).toMatchObject({ status: 'completed', pageTitle: 'Sound', document: { mediaType: 'application/pdf', pages: 1 } });
+    const bomb = await scanOf(`${origin.origin}/bomb.pdf`);
+    expect(bomb.scan.status).toBe('failed');
+    expect(bomb.scan.error).toEqual({ code: 'document_unreadable', message: 'reading the file takes more than 64 MiB of memory (a stream that expands without end)' });
+    expect(bomb.runs.scanPage).toEqual({ scheduled: 1, maxAttempt: 1, failed: 0 });
+    const cut = await scanOf(`${origin.origin}/cut.pdf`);
+    expect(cut.scan.status).toBe('failed');
+    expect(cut.scan.error.code).toBe('connection_failed');
+    expect(cut.runs.scanPage).toEqual({ scheduled: 1, maxAttempt: 1, failed: 0 });
     expectWorkerAlive();
   }, 180_000);
 
