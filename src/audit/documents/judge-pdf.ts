@@ -6,7 +6,8 @@
  */
 import type { FindingDraft, PassedRule } from '../../shared/findings.ts';
 import { ownFinding, understandingUrl, type EngineResult, type OwnFindingInput } from '../engines/engine.ts';
-import type { PdfFacts } from './pdf-facts.ts';
+import { fileNameAlt, strictPlaceholderAlt } from '../engines/structure/images.ts';
+import type { PageTabFacts, PdfFacts, PdfRect } from './pdf-facts.ts';
 
 export const DOCUMENT_ENGINE = 'document';
 
@@ -162,7 +163,27 @@ export function judgePdf(facts: PdfFacts): Required<Pick<EngineResult, 'findings
         description: 'A Figure tag has no alternative text',
         failureSummary: `The figure at ${f.path} on page ${f.page} has neither /Alt nor /ActualText.`,
         helpUrl: technique('PDF1'),
-        data: { picture: { page: f.page } },
+        data: { picture: { page: f.page, marked: f.marked } },
+      });
+    }
+    // Alternative text that is a file name or a placeholder word (F30).
+    const described = facts.figures.filter((x) => x.alt);
+    check('pdf-figure-alt-meaningless', 'Figures\' alternative text describes them', '1.1.1', described.length);
+    for (const f of described) {
+      const fn = fileNameAlt(f.alt, '');
+      if (!fn) continue;
+      const word = fn.kind === 'placeholder';
+      fail({ ruleId: 'pdf-figure-alt-meaningless', severity: 'serious', criterion: '1.1.1', type: !word || strictPlaceholderAlt(fn.alt) ? 'confirmed' : 'needs_review' }, {
+        ruleId: 'pdf-figure-alt-meaningless',
+        selector: `page ${f.page}: ${f.path}`,
+        html: `<Figure /Alt ${quote(fn.alt)}>`,
+        help: word ? 'Do not use a placeholder word as a figure\'s alternative text' : 'Do not use a file name as a figure\'s alternative text',
+        description: 'A figure\'s alternative text must say what the figure conveys; a file name or a word such as "image" does not',
+        failureSummary: word
+          ? `The figure at ${f.path} on page ${f.page} has the alternative text ${quote(fn.alt)}, which only says that there is a picture. Describe what it conveys, or tag it as an artifact if it is decorative.`
+          : `The figure at ${f.path} on page ${f.page} has the alternative text ${quote(fn.alt)}, a file name${fn.kind === 'camera-name' ? ' given by a camera or screenshot tool' : ''}, not a description of the figure.`,
+        helpUrl: 'https://www.w3.org/WAI/WCAG22/Techniques/failures/F30',
+        data: { picture: { page: f.page, marked: f.marked } },
       });
     }
     // Data tables without header cells (PDF6).
@@ -177,7 +198,7 @@ export function judgePdf(facts: PdfFacts): Required<Pick<EngineResult, 'findings
         description: 'A table has no header cells',
         failureSummary: `The table at ${t.path} on page ${t.page} (${t.rows} rows, ${t.columns} columns) has no TH cell and no cell that names its headers.`,
         helpUrl: technique('PDF6'),
-        data: { picture: { page: t.page } },
+        data: { picture: { page: t.page, marked: t.marked } },
       });
     }
     // Headings in a long document (PDF9): whether it has sections is for a person to say.
@@ -256,9 +277,91 @@ export function judgePdf(facts: PdfFacts): Required<Pick<EngineResult, 'findings
     });
   }
 
+  // Tab order (PDF3): Tab must visit a page's links and fields in the order the tags read them.
+  check('pdf-tab-order', 'Tab follows the reading order', '2.4.3', facts.tabOrder.length);
+  for (const t of facts.tabOrder) {
+    const order = tabSequence(t, facts);
+    if (!order) continue;
+    const stated = t.tabs !== null;
+    fail({ ruleId: 'pdf-tab-order', severity: 'serious', criterion: '2.4.3', type: stated ? 'confirmed' : 'needs_review' }, {
+      ruleId: 'pdf-tab-order',
+      selector: `page ${t.page}: tab order`,
+      html: `/Tabs ${stated ? `/${t.tabs}` : '(none)'}; ${t.annotationOrder.length} links and fields`,
+      help: 'The tab order of a PDF page must follow its structure',
+      description: 'Tab moves through the page\'s links and fields in another order than the tags read them',
+      failureSummary: stated
+        ? `Page ${t.page} sets /Tabs /${t.tabs} (${TAB_NAMES[t.tabs!] ?? 'an unknown order'}), so Tab reaches the ${order.at} of its links and fields before the ${order.before}, against the order of its tags. Set /Tabs /S.`
+        : `Page ${t.page} has links and fields but no /Tabs entry: viewers then choose the order, and in the order they are listed Tab reaches the ${order.at} before the ${order.before}, against the order of its tags. Set /Tabs /S (PDF/UA requires it).`,
+      helpUrl: technique('PDF3'),
+      data: { picture: { page: t.page } },
+    });
+  }
+
   const failed = new Set(findings.map((f) => f.ruleId));
   for (const [ruleId, c] of checked) {
     if (!failed.has(ruleId) && c.elements > 0) passes.push({ ruleId, help: c.help, wcagCriterion: c.criterion, elements: c.elements });
   }
   return { findings, passes };
+}
+
+const TAB_NAMES: Record<string, string> = { R: 'row order', C: 'column order', A: 'annotation order', W: 'widget order' };
+const ordinal = (n: number) => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
+
+/**
+ * Where the order Tab follows on a page departs from the tags' order: the first item in tab order
+ * that the tags put later (as "the 3rd" before "the 2nd" in the tags' numbering), or null when
+ * the two agree or cannot be compared. `/Tabs /S` follows the tags by definition; without `/Tabs`
+ * the order the annotations are listed in is taken, as most viewers do.
+ */
+function tabSequence(t: PageTabFacts, facts: PdfFacts): { at: string; before: string } | null {
+  if (t.tabs === 'S' || t.structureOrder.length < 2) return null;
+  const rects = new Map<string, PdfRect>();
+  for (const x of [...facts.links, ...facts.fields]) if (x.page === t.page && x.rect) rects.set(x.id, x.rect);
+  const widgets = new Set(facts.fields.filter((f) => f.page === t.page).map((f) => f.id));
+  let viewer: string[];
+  if (t.tabs === 'R' || t.tabs === 'C') {
+    if (!t.annotationOrder.every((id) => rects.has(id))) return null;
+    viewer = t.tabs === 'R' ? rowOrder(t.annotationOrder, rects) : columnOrder(t.annotationOrder, rects);
+  } else if (t.tabs === 'W') viewer = [...t.annotationOrder.filter((id) => widgets.has(id)), ...t.annotationOrder.filter((id) => !widgets.has(id))];
+  else viewer = t.annotationOrder;
+  const tagged = new Set(t.structureOrder);
+  const seq = viewer.filter((id) => tagged.has(id));
+  const rank = new Map(t.structureOrder.map((id, i) => [id, i + 1]));
+  for (let i = 1; i < seq.length; i++) {
+    const prev = rank.get(seq[i - 1]!)!;
+    const here = rank.get(seq[i]!)!;
+    if (here < prev) return { at: ordinal(prev), before: ordinal(here) };
+  }
+  return null;
+}
+
+/** Rows from the top (PDF's y grows upwards), left to right in a row: R order for left-to-right text. */
+function rowOrder(ids: readonly string[], rects: ReadonlyMap<string, PdfRect>): string[] {
+  const byTop = [...ids].sort((a, b) => rects.get(b)![3] - rects.get(a)![3]);
+  const rows: string[][] = [];
+  let floor = Infinity;
+  for (const id of byTop) {
+    const [, y1, , y2] = rects.get(id)!;
+    // A new row starts below the middle of the row above.
+    if (y2 <= floor || !rows.length) {
+      rows.push([id]);
+      floor = (y1 + y2) / 2;
+    } else rows.at(-1)!.push(id);
+  }
+  return rows.flatMap((r) => r.sort((a, b) => rects.get(a)![0] - rects.get(b)![0]));
+}
+
+/** Columns from the left, top to bottom in a column: C order. */
+function columnOrder(ids: readonly string[], rects: ReadonlyMap<string, PdfRect>): string[] {
+  const byLeft = [...ids].sort((a, b) => rects.get(a)![0] - rects.get(b)![0]);
+  const cols: string[][] = [];
+  let edge = -Infinity;
+  for (const id of byLeft) {
+    const [x1, , x2] = rects.get(id)!;
+    if (x1 >= edge || !cols.length) {
+      cols.push([id]);
+      edge = (x1 + x2) / 2;
+    } else cols.at(-1)!.push(id);
+  }
+  return cols.flatMap((c) => c.sort((a, b) => rects.get(b)![3] - rects.get(a)![3]));
 }

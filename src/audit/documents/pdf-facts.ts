@@ -16,7 +16,12 @@ export interface StructPlace {
   /** 1-based page number. */
   page: number;
   path: string;
+  /** The marked-content ids (MCIDs) of its content on that page, at most MAX_MARKED: where it is drawn. */
+  marked: number[];
 }
+
+/** Marked-content ids kept per element. */
+export const MAX_MARKED = 64;
 
 export interface FigureFacts extends StructPlace {
   /** Its `/Alt` (or `/ActualText`), trimmed; null when it has neither. */
@@ -61,6 +66,20 @@ export interface FieldFacts {
   name: string | null;
 }
 
+/** The order in which Tab moves through a page's links and fields, and the order the tags give them. */
+export interface PageTabFacts {
+  page: number;
+  /**
+   * The page's `/Tabs`: `S` structure order, `R` row order, `C` column order, `A` annotation
+   * order, `W` widget order (PDF 2.0); null when the page does not say.
+   */
+  tabs: string | null;
+  /** The ids of the page's visible links and fields, in the order of its `/Annots` array. */
+  annotationOrder: string[];
+  /** Those of them inside Link or Form tags, in the order the structure tree reaches them. */
+  structureOrder: string[];
+}
+
 export interface PageTextFacts {
   page: number;
   /** Characters of the text layer, whitespace left out. */
@@ -97,6 +116,8 @@ export interface PdfFacts {
   text: PageTextFacts[];
   /** Pages with no text that draw an image: scanned paper, or text turned into a picture. */
   imageOnlyPages: number[];
+  /** Pages with two or more visible links or fields in a tagged document, with their tab order; read when the page dictionaries could be. */
+  tabOrder: PageTabFacts[];
 }
 
 /** What a finding's picture shows: a page, and on it the rectangle outlined (none: the whole page). */
@@ -105,6 +126,8 @@ export interface PictureTarget {
   key: string;
   page: number;
   rect?: PdfRect;
+  /** Without a rect: the marked-content ids whose drawing is outlined (see pdf-regions.ts). */
+  marked?: number[];
 }
 
 /** A rendered picture of a target, PNG. */

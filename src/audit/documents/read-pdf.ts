@@ -9,16 +9,20 @@ import {
   type PdfRect,
   type PictureTarget,
   MAX_ITEMS,
+  MAX_MARKED,
   MAX_PAGES_DRAWN,
   MAX_PAGES_READ,
   type FieldFacts,
   type FigureFacts,
   type LinkFacts,
+  type PageTabFacts,
   type PageTextFacts,
   type PdfFacts,
   type PdfReadResult,
   type TableFacts,
 } from './pdf-facts.ts';
+import { mcidOf, regionOf, type OpCodes } from './pdf-regions.ts';
+import { readTabs } from './pdf-tabs.ts';
 
 /** Strings from the file, trimmed and cut: a title or alt text is shown, never a megabyte of it. */
 const MAX_TEXT = 500;
@@ -120,6 +124,27 @@ function markedText(items: ReadonlyArray<Record<string, unknown>>): Map<string, 
   return out;
 }
 
+/** The MCIDs of an element's own content on its page, at most MAX_MARKED. */
+function markedOf(node: StructNode): number[] {
+  const inside = { content: [] as string[], annotations: [] as string[] };
+  contentOf(node, inside);
+  return inside.content.map(mcidOf).filter((m): m is number => m !== null).slice(0, MAX_MARKED);
+}
+
+/**
+ * Each listed page's `/Tabs`, read from the page dictionaries (see pdf-tabs.ts). When they cannot
+ * be read the list is emptied: a tab order that is not known is not judged.
+ */
+async function tabsOf(facts: PdfFacts, bytes: Uint8Array): Promise<void> {
+  if (facts.tabOrder.length === 0) return;
+  const tabs = await readTabs(bytes, facts.tabOrder.map((t) => t.page));
+  if (!tabs) {
+    facts.tabOrder = [];
+    return;
+  }
+  for (const t of facts.tabOrder) t.tabs = tabs.get(t.page) ?? null;
+}
+
 /** Renders pictures of the document just read (see `readPdf`'s `then`). */
 export type RenderPictures = (targets: readonly PictureTarget[]) => Promise<PagePicture[]>;
 
@@ -140,8 +165,9 @@ const validRect = (r: unknown): PdfRect | null =>
  */
 export async function readPdf(bytes: Uint8Array, then?: (facts: PdfFacts, render: RenderPictures) => Promise<void>): Promise<PdfReadResult> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  // pdf.js may take the buffer it is given; the tab-order reader needs the bytes after it.
   const task = pdfjs.getDocument({
-    data: bytes,
+    data: bytes.slice(),
     verbosity: 0,
     disableFontFace: true,
     useSystemFonts: false,
@@ -158,8 +184,10 @@ export async function readPdf(bytes: Uint8Array, then?: (facts: PdfFacts, render
     return { kind: 'unreadable', message: `not a readable PDF: ${message}` };
   }
   try {
-    const facts = await factsOf(doc, pdfjs.OPS as unknown as Record<string, number>);
-    await then?.(facts, (targets) => renderPictures(doc, targets));
+    const OPS = pdfjs.OPS as unknown as OpCodes;
+    const facts = await factsOf(doc, OPS);
+    await tabsOf(facts, bytes);
+    await then?.(facts, (targets) => renderPictures(doc, targets, OPS));
     return { kind: 'read', facts };
   } finally {
     await task.destroy().catch(() => {});
@@ -174,12 +202,17 @@ interface NodeCanvas {
 }
 
 /** Each target's page rendered (a rectangle outlined and cropped with a margin); a page that will not render is left out. */
-async function renderPictures(doc: PdfDocument, targets: readonly PictureTarget[]): Promise<PagePicture[]> {
+async function renderPictures(doc: PdfDocument, targets: readonly PictureTarget[], OPS: OpCodes): Promise<PagePicture[]> {
   const factory = (doc as unknown as { canvasFactory: { create(w: number, h: number): { canvas: NodeCanvas; context: CanvasRenderingContext2D } } }).canvasFactory;
   const out: PagePicture[] = [];
-  for (const t of targets) {
+  for (let t of targets) {
     try {
       const page = await doc.getPage(t.page);
+      // A tagged element without a rectangle: the region its marked content draws, when measurable.
+      if (!t.rect && t.marked?.length) {
+        const rect = await regionOf(page as unknown as Parameters<typeof regionOf>[0], new Set(t.marked), OPS);
+        if (rect) t = { ...t, rect };
+      }
       const base = page.getViewport({ scale: 1 });
       const scale = Math.min(2, PICTURE_WIDTH / Math.max(1, t.rect ? Math.min(base.width, Math.abs(t.rect[2] - t.rect[0]) + 2 * PICTURE_MARGIN) : base.width));
       const viewport = page.getViewport({ scale });
@@ -256,6 +289,7 @@ async function factsOf(doc: PdfDocument, OPS: Record<string, number>): Promise<P
     fields: [],
     text: [],
     imageOnlyPages: [],
+    tabOrder: [],
   };
   const seenPlaces = new Set<string>();
   let drawn = 0;
@@ -285,11 +319,11 @@ async function factsOf(doc: PdfDocument, OPS: Record<string, number>): Promise<P
         if (HEADING.test(role)) facts.headings++;
         if (role === 'Figure' && facts.figures.length < MAX_ITEMS && !seenPlaces.has(`F ${key}`)) {
           seenPlaces.add(`F ${key}`);
-          facts.figures.push({ page: n, path, alt: clean(node.alt) } satisfies FigureFacts);
+          facts.figures.push({ page: n, path, marked: markedOf(node), alt: clean(node.alt) } satisfies FigureFacts);
         }
         if (role === 'Table' && facts.tables.length < MAX_ITEMS && !seenPlaces.has(`T ${key}`)) {
           seenPlaces.add(`T ${key}`);
-          facts.tables.push({ page: n, path, ...table(node) } satisfies TableFacts);
+          facts.tables.push({ page: n, path, marked: markedOf(node), ...table(node) } satisfies TableFacts);
         }
         if (role === 'Link' || role === 'Form') {
           const inside = { content: [] as string[], annotations: [] as string[] };
@@ -299,6 +333,7 @@ async function factsOf(doc: PdfDocument, OPS: Record<string, number>): Promise<P
         }
       }
     }
+    const interactive: string[] = [];
     for (const a of annotations) {
       const id = String(a.id ?? '');
       const contents = clean((a.contentsObj as { str?: unknown } | undefined)?.str);
@@ -312,6 +347,7 @@ async function factsOf(doc: PdfDocument, OPS: Record<string, number>): Promise<P
           tagged: taggedAnnotations.has(id),
           text: taggedAnnotations.get(id) ?? null,
         } satisfies LinkFacts);
+        interactive.push(id);
       } else if (a.subtype === 'Widget' && facts.fields.length < MAX_ITEMS) {
         facts.fields.push({
           page: n,
@@ -322,7 +358,12 @@ async function factsOf(doc: PdfDocument, OPS: Record<string, number>): Promise<P
           hidden: a.hidden === true || (typeof a.annotationFlags === 'number' && (a.annotationFlags & 2) !== 0),
           name: clean(a.fieldName),
         } satisfies FieldFacts);
+        if (!facts.fields.at(-1)!.hidden) interactive.push(id);
       }
+    }
+    if (facts.tagged && interactive.length >= 2 && facts.tabOrder.length < MAX_ITEMS) {
+      const kept = new Set(interactive);
+      facts.tabOrder.push({ page: n, tabs: null, annotationOrder: interactive, structureOrder: [...taggedAnnotations.keys()].filter((id) => kept.has(id)) } satisfies PageTabFacts);
     }
     page.cleanup();
   }

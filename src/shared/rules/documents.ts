@@ -31,6 +31,14 @@ export const DOCUMENT_GUIDES: Readonly<Record<string, FixGuide>> = {
     who: 'Screen reader users hear nothing, or only "figure", for a picture, chart or diagram without alternative text, and miss what it shows.',
     fix: 'Give each Figure tag alternative text that says what the picture conveys (Acrobat: Accessibility > Set Alternate Text; Word: right click > Edit Alt Text before exporting). A purely decorative picture is marked as an artifact instead, not left as a Figure without text.',
   },
+  'pdf-figure-alt-meaningless': {
+    who: 'Screen reader users hear a file name ("image1.png") or a word such as "picture" instead of what the figure shows, and miss its content as surely as with no text at all.',
+    fix: 'Replace the alternative text with what the figure conveys (Acrobat: Accessibility > Set Alternate Text; Word: Edit Alt Text, and untick "Mark as decorative" only for real content). Converters that fill in the image\'s file name need their alternative text set at the source.',
+  },
+  'pdf-tab-order': {
+    who: 'Keyboard and screen reader users move through a page\'s links and fields with Tab: when that order is not the reading order they fill a form in the wrong sequence or miss a field, and the focus jumps around the page.',
+    fix: 'Set the page\'s tab order to follow the document structure (Acrobat: Page Thumbnails > Page Properties > Tab Order: Use Document Structure; PDF/UA exports do this), so each page has /Tabs /S, and check that the tags are in reading order.',
+  },
   'pdf-table-headers-missing': {
     who: 'Screen readers read a table\'s cells one after another; without header cells they cannot say which row and column a value belongs to, so a table of figures becomes a list of numbers.',
     fix: 'Tag the header row (and header column) cells as TH with a scope (Word: mark the first row as a header row, "Repeat as header row"; Acrobat: Table Editor > Table Cell Properties > Header cell), then export again.',
@@ -77,6 +85,10 @@ export const DOCUMENT_CATALOGUE = ruleEntries('document', [
   { id: 'pdf-no-text-layer', criteria: ['1.1.1'], alsoFails: ['1.3.1'], severities: ['critical'] },
   // PDF1: alternative text on Figure tags.
   { id: 'pdf-figure-alt-missing', criteria: ['1.1.1'], severities: ['serious'] },
+  // F30: a text alternative that is a file name or a placeholder word is not an alternative.
+  { id: 'pdf-figure-alt-meaningless', criteria: ['1.1.1'], severities: ['serious'] },
+  // PDF3 and PDF/UA-1 (a page with annotations has /Tabs /S): Tab follows the structure order.
+  { id: 'pdf-tab-order', criteria: ['2.4.3'], severities: ['serious'] },
   // PDF6: table header cells.
   { id: 'pdf-table-headers-missing', criteria: ['1.3.1'], severities: ['serious'] },
   // PDF11 / PDF13: link text and the annotation's /Contents.

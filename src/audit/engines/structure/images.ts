@@ -64,6 +64,11 @@ export function placeholderAlt(alt: string): boolean {
   return a !== '' && PLACEHOLDER.test(a);
 }
 
+/** A placeholder word that is never a description, whatever the picture ("image", "spacer 2"): a failure on its own (F30). */
+export function strictPlaceholderAlt(alt: string): boolean {
+  return PLACEHOLDER_STRICT.test(alt.replace(/[.:!*()[\]"'“”]/g, ' ').replace(/\s+/g, ' ').trim());
+}
+
 export interface ImageNameVerdict extends FileNameAlt {
   outcome: 'confirmed' | 'needs_review';
 }
@@ -84,10 +89,7 @@ export function judgeImageName(img: ImageFact): ImageNameVerdict | null {
     if (target !== '' && target.toLowerCase() === baseName(img.src).toLowerCase()) return null;
     return { ...fn, outcome: 'needs_review' };
   }
-  if (fn.kind === 'placeholder') {
-    const a = fn.alt.replace(/[.:!*()[\]"'“”]/g, ' ').replace(/\s+/g, ' ').trim();
-    return { ...fn, outcome: PLACEHOLDER_STRICT.test(a) ? 'confirmed' : 'needs_review' };
-  }
+  if (fn.kind === 'placeholder') return { ...fn, outcome: strictPlaceholderAlt(fn.alt) ? 'confirmed' : 'needs_review' };
   return { ...fn, outcome: fn.kind === 'own-src' ? 'confirmed' : 'needs_review' };
 }
 

@@ -96,7 +96,8 @@ describe('the document audit reads PDFs with pdf.js in a worker thread', () => {
 
     it('an Acrobat picture page whose Figure has alternative text: not a scan without text', async () => {
       const facts = await factsOf(realWorldPdf('tagged_stamp.pdf'));
-      expect(facts.figures).toEqual([{ page: 1, path: 'Figure[1]', alt: 'Secondary text for stamp' }]);
+      // Its Figure holds a stamp annotation, not marked content: no region to outline.
+      expect(facts.figures).toEqual([{ page: 1, path: 'Figure[1]', marked: [], alt: 'Secondary text for stamp' }]);
       expect(facts.imageOnlyPages).toEqual([1]);
       expect(found(facts).filter((f) => /figure|text-layer/.test(f))).toEqual([]);
     });
@@ -160,6 +161,9 @@ describe('the document audit reads PDFs with pdf.js in a worker thread', () => {
     await renderPdf(sampleReport({ kind: 'crawl', pages: 4, pictures: true }), out);
     const facts = await factsOf(Buffer.concat(chunks));
     expect(facts.tagged).toBe(true);
+    // Its pages with links state structure order for Tab (pdfkit sets /Tabs /S in a tagged file).
+    expect(facts.tabOrder.length).toBeGreaterThan(0);
+    expect(new Set(facts.tabOrder.map((t) => t.tabs))).toEqual(new Set(['S']));
     expect(judgePdf(facts).findings.filter((f) => f.type === 'confirmed').map((f) => `${f.ruleId} ${f.elementSelector}: ${f.failureSummary}`)).toEqual([]);
   });
 

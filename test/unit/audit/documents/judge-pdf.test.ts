@@ -23,6 +23,7 @@ function facts(over: Partial<PdfFacts> = {}): PdfFacts {
     fields: [],
     text: [{ page: 1, chars: 800, unmappable: 0 }],
     imageOnlyPages: [],
+    tabOrder: [],
     ...over,
   };
 }
@@ -59,7 +60,7 @@ describe('the document audit judges a PDF from its facts', () => {
     const found = judgePdf(scan).findings.find((f) => f.ruleId === 'pdf-no-text-layer')!;
     expect(found).toMatchObject({ type: 'confirmed', severity: 'critical', wcagCriteria: ['1.1.1', '1.3.1'], data: { pages: [1, 2, 3] } });
     expect(found.engineDescription).toMatch(/no text at all/);
-    const described = facts({ imageOnlyPages: [1], figures: [{ page: 1, path: 'Document[1]/Figure[1]', alt: 'A map of the district' }] });
+    const described = facts({ imageOnlyPages: [1], figures: [{ page: 1, path: 'Document[1]/Figure[1]', marked: [], alt: 'A map of the district' }] });
     expect(rules(described)).toEqual([]);
   });
 
@@ -67,13 +68,13 @@ describe('the document audit judges a PDF from its facts', () => {
     const found = judgePdf(
       facts({
         figures: [
-          { page: 2, path: 'Document[1]/Figure[1]', alt: null },
-          { page: 2, path: 'Document[1]/Figure[2]', alt: 'Sales by quarter, rising from 2 to 5 million' },
+          { page: 2, path: 'Document[1]/Figure[1]', marked: [], alt: null },
+          { page: 2, path: 'Document[1]/Figure[2]', marked: [], alt: 'Sales by quarter, rising from 2 to 5 million' },
         ],
         tables: [
-          { page: 3, path: 'Document[1]/Table[1]', rows: 4, columns: 3, headerCells: 0 },
-          { page: 3, path: 'Document[1]/Table[2]', rows: 4, columns: 3, headerCells: 3 },
-          { page: 3, path: 'Document[1]/Table[3]', rows: 1, columns: 5, headerCells: 0 },
+          { page: 3, path: 'Document[1]/Table[1]', marked: [], rows: 4, columns: 3, headerCells: 0 },
+          { page: 3, path: 'Document[1]/Table[2]', marked: [], rows: 4, columns: 3, headerCells: 3 },
+          { page: 3, path: 'Document[1]/Table[3]', marked: [], rows: 1, columns: 5, headerCells: 0 },
         ],
       }),
     ).findings;
@@ -122,6 +123,62 @@ describe('the document audit judges a PDF from its facts', () => {
     ).findings;
     expect(found.map((f) => f.ruleId)).toEqual(['pdf-text-unmappable', 'pdf-access-blocked']);
     expect(found[0]!.data).toMatchObject({ pages: [1] });
+  });
+
+  it('confirms a figure whose alternative text is a file name or a placeholder word (F30), and asks about a vaguer word', () => {
+    const found = judgePdf(
+      facts({
+        figures: [
+          { page: 1, path: 'Document[1]/Figure[1]', marked: [4], alt: 'image1.png' },
+          { page: 1, path: 'Document[1]/Figure[2]', marked: [], alt: 'Picture 3' },
+          { page: 1, path: 'Document[1]/Figure[3]', marked: [], alt: 'IMG_20240101' },
+          { page: 1, path: 'Document[1]/Figure[4]', marked: [], alt: 'Icon' },
+          { page: 1, path: 'Document[1]/Figure[5]', marked: [], alt: 'Photograph of the new library building from the park' },
+        ],
+      }),
+    ).findings;
+    expect(found.map((f) => [f.ruleId, f.elementSelector, f.type])).toEqual([
+      ['pdf-figure-alt-meaningless', 'page 1: Document[1]/Figure[1]', 'confirmed'],
+      ['pdf-figure-alt-meaningless', 'page 1: Document[1]/Figure[2]', 'confirmed'],
+      ['pdf-figure-alt-meaningless', 'page 1: Document[1]/Figure[3]', 'confirmed'],
+      ['pdf-figure-alt-meaningless', 'page 1: Document[1]/Figure[4]', 'needs_review'],
+    ]);
+    // The picture outlines where the figure's marked content is drawn.
+    expect(found[0]!.data).toMatchObject({ picture: { page: 1, marked: [4] } });
+    expect(found[0]!.wcagCriterion).toBe('1.1.1');
+  });
+
+  describe('tab order (PDF3): Tab must visit links and fields in the order the tags read them', () => {
+    // Three fields, tagged top to bottom; listed in /Annots bottom first.
+    const fields = [
+      { page: 1, rect: [72, 700, 300, 720] as [number, number, number, number], id: '1R', fieldType: 'Tx', description: 'Name', hidden: false, name: 'name' },
+      { page: 1, rect: [72, 650, 300, 670] as [number, number, number, number], id: '2R', fieldType: 'Tx', description: 'Street', hidden: false, name: 'street' },
+      { page: 1, rect: [320, 650, 540, 670] as [number, number, number, number], id: '3R', fieldType: 'Tx', description: 'Town', hidden: false, name: 'town' },
+    ];
+    const page = (tabs: string | null, annotationOrder: string[], structureOrder = ['1R', '2R', '3R']) => facts({ fields, tabOrder: [{ page: 1, tabs, annotationOrder, structureOrder }] });
+
+    it('passes /Tabs /S whatever the listing, and a listing that already follows the tags', () => {
+      expect(rules(page('S', ['3R', '2R', '1R']))).toEqual([]);
+      expect(rules(page(null, ['1R', '2R', '3R']))).toEqual([]);
+      expect(judgePdf(page('S', ['3R', '2R', '1R'])).passes.map((p) => p.ruleId)).toContain('pdf-tab-order');
+    });
+
+    it('confirms a stated row or column order that departs from the tags, and says where', () => {
+      // Row order reads Name, Street, Town: the tags' order. Tags that read Town before Street depart from it.
+      expect(rules(page('R', ['3R', '2R', '1R']))).toEqual([]);
+      const row = judgePdf(page('R', ['1R', '2R', '3R'], ['1R', '3R', '2R'])).findings[0]!;
+      expect(row).toMatchObject({ ruleId: 'pdf-tab-order', type: 'confirmed', wcagCriterion: '2.4.3', elementSelector: 'page 1: tab order' });
+      expect(row.failureSummary).toMatch(/\/Tabs \/R \(row order\).*3rd .* before the 2nd/);
+      // Column order reads Name, Street (left column), then Town.
+      expect(rules(page('C', ['1R', '2R', '3R'], ['1R', '3R', '2R']))).toEqual(['pdf-tab-order:confirmed']);
+      expect(rules(page('C', ['3R', '1R', '2R']))).toEqual([]);
+    });
+
+    it('asks a person when the page states no order and its listing departs from the tags', () => {
+      expect(rules(page(null, ['3R', '1R', '2R']))).toEqual(['pdf-tab-order:needs_review']);
+      // Fewer than two tagged annotations: nothing to compare.
+      expect(rules(page(null, ['3R', '1R', '2R'], ['1R']))).toEqual([]);
+    });
   });
 
   it('keeps the file\'s own strings short in what it reports', () => {
