@@ -304,7 +304,8 @@ async function pageMentions(page: Page, values: readonly string[]): Promise<bool
  * and selector), the page's title and the model's candidates; a flow's end state also loses its
  * fields' values from the elements' HTML.
  */
-function scrubbed(secrets: readonly string[], fromFlow: boolean, r: Extract<ScanUrlResult, { kind: 'scanned' }>): ScanUrlResult {
+/** A scanned result with `secrets` scrubbed from every text it stores (and, after a flow, fields' values from its HTML). */
+export function scrubbed(secrets: readonly string[], fromFlow: boolean, r: Extract<ScanUrlResult, { kind: 'scanned' }>): ScanUrlResult {
   const scrub = scrubberFor(secrets);
   if (!scrub && !fromFlow) return r;
   const text = scrub ?? ((t: string) => t);

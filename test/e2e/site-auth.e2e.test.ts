@@ -82,7 +82,24 @@ async function startLoginSite() {
     )(req, res);
   });
   server.route('/account', protectedPage('Your account', '<ul><li><a href="/account/orders">Orders</a></li><li><a href="/account/settings">Settings</a></li><li><a href="/drop">Session ends here</a></li></ul>'));
-  server.route('/account/orders', protectedPage('Orders', `<p>Your orders.</p><img src="${GIF}" id="order-img" width="20" height="20">`));
+  server.route('/account/orders', protectedPage('Orders', `<p>Your orders.</p><img src="${GIF}" id="order-img" width="20" height="20"> <a href="/account/statement.pdf">Your statement</a>`));
+  // A document behind the login that shows the user's email: a figure without alternative text.
+  const statement = await pdfkitFile({ tagged: true, displayTitle: true, info: { Title: 'Statement for ada@example.org' } }, (d) => {
+    const root = d.struct('Document');
+    d.addStructure(root);
+    root.add(d.struct('P', {}, () => d.text('Statement for ada@example.org: three orders this month.')));
+    root.add(d.struct('Figure', {}, () => d.rect(72, 200, 120, 60).fill('#336699')));
+    root.end();
+  });
+  server.route('/account/statement.pdf', (req, res) => {
+    if (!loggedIn(req)) {
+      res.writeHead(302, { location: `/login?next=${encodeURIComponent(req.url ?? '/')}` });
+      res.end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(statement.length) });
+    res.end(statement);
+  });
   server.route('/account/settings', protectedPage('Settings', '<p>Nickname</p><input type="text" id="nickname">'));
   // Shown logged in, but it ends the session in the browser: the next page needs a new login.
   server.route('/drop', protectedPage('Session ends', '<p>Your session ended.</p>', { 'set-cookie': 'sid=; Path=/; Max-Age=0' }));
@@ -342,8 +359,11 @@ describe('login-protected sites', () => {
     expect(c.status).toBe('completed');
     const pages = await pagesOf(siteId);
     // /account/orders and /account/settings are linked only from a page behind the login.
-    expect(pages.map((p) => p.path)).toEqual(['/', '/account', '/account/orders', '/account/settings', '/drop']);
-    expect(c).toMatchObject({ totalPages: 5, scannedPages: 5, failedPages: 0 });
+    // The statement PDF, behind the login too, fetched with the crawl's logged-in session.
+    expect(pages.map((p) => p.path)).toEqual(['/', '/account', '/account/orders', '/account/settings', '/account/statement.pdf', '/drop']);
+    expect(c).toMatchObject({ totalPages: 6, scannedPages: 6, failedPages: 0 });
+    const statement = pages.find((p) => p.path === '/account/statement.pdf');
+    expect(statement).toMatchObject({ kind: 'document', mediaType: 'application/pdf', title: 'Statement for [typed value]' });
     const titles = pages.map((p) => p.title);
     expect(titles).not.toContain('Sign in');
     const issues = await issuesOf(siteId);
@@ -351,8 +371,11 @@ describe('login-protected sites', () => {
     expect(keys).toContain('/account/orders image-alt #order-img');
     expect(keys.some((k) => k.startsWith('/account/settings label'))).toBe(true);
     expect(keys.some((k) => k.includes('#login-logo'))).toBe(false);
+    expect(keys).toContain('/account/statement.pdf pdf-figure-alt-missing page 1: Document[1]/Figure[1]');
+    expect(keys).toContain('/account/statement.pdf pdf-lang-missing pdf:document');
     // What the login typed never reaches a stored finding or a picture: the faint "Signed in as"
-    // line is reported without the email, and pages that show it get no pictures.
+    // line is reported without the email, and pages that show it get no pictures (the statement's
+    // figure neither: its text shows the email).
     expect(keys).toContain('/account/orders color-contrast #user');
     expect(issues.find((i) => i.elementSelector === '#user')?.elementHtml).toContain('Signed in as [typed value]');
     const stored = await env.db.selectFrom('findings').select(['element_html', 'failure_summary', 'element_selector']).execute();

@@ -12,7 +12,7 @@ import type { HostPacer } from '../../shared/politeness.ts';
 import { looksLikePdf } from '../../audit/documents/pdf-facts.ts';
 import { readPdfInWorker } from '../../audit/documents/read-in-worker.ts';
 import { DOCUMENT_ENGINE, judgePdf } from '../../audit/documents/judge-pdf.ts';
-import type { ScanUrlResult } from '../../audit/scan-url.ts';
+import { scrubbed, type ScanUrlResult } from '../../audit/scan-url.ts';
 import { buildManifest, type ResourceManifest } from '../../audit/reuse/manifest.ts';
 import { SCREENSHOT_MIME, type FindingScreenshot, type ScreenshotHook } from '../../audit/screenshots/capture.ts';
 import type { PdfFacts, PictureTarget } from '../../audit/documents/pdf-facts.ts';
@@ -38,6 +38,13 @@ export interface DocumentAuditDeps {
   screenshots?: ScreenshotHook;
   /** The site's authentication headers (its own, basic credentials, cookies), sent to its origin only. */
   auth?: FetchAuth;
+  /**
+   * A site with a scripted login: the `Cookie` header of the crawl's logged-in session for the file
+   * (`fresh`: log in again first, the file came back as the login form), sent instead of `auth`'s.
+   */
+  session?: (fresh: boolean) => Promise<string>;
+  /** What the site's login types and its set-up's secrets: scrubbed from the result, and no picture of a document that shows one. */
+  secrets?: readonly string[];
 }
 
 /** A finding's picture target, as the document judge names it (`data.picture`). */
@@ -54,16 +61,25 @@ const KEY_SEP = '\u0000';
  */
 export async function auditDocumentAt(url: string, deps: DocumentAuditDeps): Promise<ScanUrlResult | undefined> {
   const startedAt = performance.now();
-  const fetched = await politeFetch({ pacer: deps.pacer, signal: deps.signal })(url, {
-    siteUrl: url,
-    policy: deps.policy,
-    timeoutMs: deps.pageLoadTimeoutMs,
-    retries: 1,
-    accept: 'application/pdf,*/*;q=0.1',
-    maxBytes: deps.settings.maxBytes,
-    document: true,
-    ...(deps.auth ? { auth: deps.auth } : {}),
-  });
+  const fetchWith = async (fresh: boolean) => {
+    const cookie = deps.session ? await deps.session(fresh) : undefined;
+    const auth = cookie === undefined ? deps.auth : { origin: deps.auth?.origin ?? new URL(url).origin, headers: { ...deps.auth?.headers, cookie } };
+    return politeFetch({ pacer: deps.pacer, signal: deps.signal })(url, {
+      siteUrl: url,
+      policy: deps.policy,
+      timeoutMs: deps.pageLoadTimeoutMs,
+      retries: 1,
+      accept: 'application/pdf,*/*;q=0.1',
+      maxBytes: deps.settings.maxBytes,
+      document: true,
+      ...(auth ? { auth } : {}),
+    });
+  };
+  let fetched = await fetchWith(false);
+  // Something else where the file should be, with a scripted login: the session ended (the login
+  // form came back, or a redirect to it). Logged in again, the file is asked for once more.
+  const elsewhere = fetched.kind === 'html' || fetched.kind === 'not-html' || fetched.kind === 'off-site' || (fetched.kind === 'document' && !looksLikePdf(fetched.bytes));
+  if (deps.session && elsewhere) fetched = await fetchWith(true);
   switch (fetched.kind) {
     case 'document':
       break;
@@ -102,11 +118,13 @@ export async function auditDocumentAt(url: string, deps: DocumentAuditDeps): Pro
     timeoutMs: deps.settings.readTimeoutMs,
     memoryMb: deps.settings.memoryMb,
     signal: deps.signal,
+    ...(deps.secrets?.length ? { secrets: deps.secrets } : {}),
     ...(hook && {
       pictures: {
         budgetMs: hook.budgetMs,
         pick: async (facts) =>
-          (await hook.pick(judge(facts).findings.filter((f) => pictureOf(f.data)))).map((f) => ({ key: `${f.ruleId}${KEY_SEP}${f.elementSelector}`, ...pictureOf(f.data)! })),
+          // A document that shows what the login typed (the user's name, an account) is not pictured.
+          facts.showsSecret ? [] : (await hook.pick(judge(facts).findings.filter((f) => pictureOf(f.data)))).map((f) => ({ key: `${f.ruleId}${KEY_SEP}${f.elementSelector}`, ...pictureOf(f.data)! })),
       },
     }),
   });
@@ -126,7 +144,7 @@ export async function auditDocumentAt(url: string, deps: DocumentAuditDeps): Pro
           },
         ])
       : { usable: false, reason: `the document was redirected to ${finalUrl.slice(0, 200)}` };
-  return {
+  return scrubbed(deps.secrets ?? [], false, {
     kind: 'scanned',
     pageTitle: read.facts.title,
     finalUrl,
@@ -142,5 +160,5 @@ export async function auditDocumentAt(url: string, deps: DocumentAuditDeps): Pro
     }),
     manifest,
     document: { mediaType: 'application/pdf', bytes: bytes.byteLength, pages: read.facts.pageCount },
-  };
+  });
 }

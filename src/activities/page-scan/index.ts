@@ -36,6 +36,7 @@ import { siteAuthVersion } from '../../db/repositories/page-reuse.repository.ts'
 import { crawlAuditKey, reuseUnchangedPage, type ReuseOutcome } from './reuse.ts';
 import { auditDocumentAt, DEFAULT_DOCUMENT_SETTINGS, type DocumentSettings } from './document.ts';
 import { staticFetchAuth } from '../../discovery/discovery-auth.ts';
+import { setupSecrets } from '../../shared/typed-values.ts';
 
 export interface PageScanActivityDeps {
   db: Database;
@@ -248,10 +249,17 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
         ctx.heartbeat({ stage });
         const settings = deps.documents ?? DEFAULT_DOCUMENT_SETTINGS;
         const screenshots = flow ? undefined : screenshotHook(deps.db, deps.screenshots, tabOwner.crawlId ?? null);
-        // A site's headers, basic credentials and cookies go with the file's request, as with discovery's.
+        // A site's headers, basic credentials and cookies go with the file's request, as with
+        // discovery's; with a scripted login, the cookies of the crawl's logged-in session (its tab).
         const load = tabOwner.auth ? await tabOwner.auth() : undefined;
+        if (load?.kind === 'unavailable') return { kind: 'page-error', error: { code: 'auth_required', message: load.message }, finalUrl: null, httpStatus: null } satisfies ScanUrlResult;
         const auth = load?.kind === 'auth' ? staticFetchAuth(load.auth) : undefined;
-        return auditDocumentAt(url, { policy: deps.policy, pacer, pageLoadTimeoutMs: deps.pageLoadTimeoutMs, settings, signal: ctx.cancellationSignal, screenshots, auth });
+        const session =
+          load?.kind === 'auth' && load.auth.setup.login
+            ? (fresh: boolean) => deps.tabs.use(tabOwner.owner, (tab) => tab.sessionCookieHeader(url, { signal: ctx.cancellationSignal, fresh }), { keep: tabOwner.keep, auth: tabOwner.auth, viewport: first })
+            : undefined;
+        const secrets = load?.kind === 'auth' ? setupSecrets(load.auth.setup) : [];
+        return auditDocumentAt(url, { policy: deps.policy, pacer, pageLoadTimeoutMs: deps.pageLoadTimeoutMs, settings, signal: ctx.cancellationSignal, screenshots, auth, session, secrets });
       };
       let result = (tabOwner.document && !flow ? await auditDocument() : undefined) ?? (await scanAt(first, deps.scanDeadlineMs));
       if (!tabOwner.document && result.kind === 'page-error' && result.error.code === 'not_html' && !flow) result = (await auditDocument()) ?? result;

@@ -116,6 +116,11 @@ export interface PdfFacts {
   text: PageTextFacts[];
   /** Pages with no text that draw an image: scanned paper, or text turned into a picture. */
   imageOnlyPages: number[];
+  /**
+   * The text of a page read holds one of the values the reader was asked to look for (what a site's
+   * login types, its set-up's secrets): the document then gets no pictures.
+   */
+  showsSecret: boolean;
   /** Pages with two or more visible links or fields in a tagged document, with their tab order; read when the page dictionaries could be. */
   tabOrder: PageTabFacts[];
 }

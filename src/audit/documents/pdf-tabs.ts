@@ -4,7 +4,7 @@
  * with pdf-lib's object model (a separate parse of the same bytes, done only for documents where a
  * page has two or more links or fields). Runs in the document worker thread, whose limits bound it.
  */
-import { PDFDict, PDFDocument, PDFName } from 'pdf-lib';
+import { PDFDict, PDFDocument, PDFName } from '@cantoo/pdf-lib';
 
 /**
  * The `/Tabs` value of each wanted page (1-based), without its slash; null when the page has

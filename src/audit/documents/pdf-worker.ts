@@ -11,14 +11,14 @@ import { readPdf } from './read-pdf.ts';
 const port = parentPort!;
 const nextTargets = () => new Promise<PictureTarget[]>((resolve) => port.once('message', (m: { targets?: PictureTarget[] }) => resolve(m.targets ?? [])));
 
-port.once('message', (bytes: Uint8Array) => {
+port.once('message', ({ bytes, secrets }: { bytes: Uint8Array; secrets: string[] }) => {
   readPdf(bytes, async (facts, render) => {
     port.postMessage({ kind: 'read', facts });
     const targets = await nextTargets();
     const pictures = targets.length ? await render(targets) : [];
     // Copied, not transferred: the canvas's PNG buffers belong to its native library.
     port.postMessage({ kind: 'pictures', pictures });
-  }).then(
+  }, secrets).then(
     (result) => {
       if (result.kind !== 'read') port.postMessage(result);
     },

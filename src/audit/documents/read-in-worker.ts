@@ -11,6 +11,8 @@ export interface PdfReadLimits {
    */
   memoryMb: number;
   signal?: AbortSignal;
+  /** Values the file's text is searched for (a login's typed values): `facts.showsSecret`. */
+  secrets?: readonly string[];
   /**
    * Pictures to render once the facts are read: `pick` names them from the facts (its findings'
    * pages and rectangles), within `budgetMs`; past it the facts stand without pictures.
@@ -77,6 +79,6 @@ export function readPdfInWorker(bytes: Uint8Array, limits: PdfReadLimits): Promi
     );
     worker.once('exit', () => finish(read ?? { kind: 'unreadable', message: 'the reader stopped before it gave an answer' }));
     const copy = new Uint8Array(bytes);
-    worker.postMessage(copy, [copy.buffer]);
+    worker.postMessage({ bytes: copy, secrets: [...(limits.secrets ?? [])] }, [copy.buffer]);
   });
 }

@@ -23,6 +23,7 @@ import {
 } from './pdf-facts.ts';
 import { mcidOf, regionOf, type OpCodes } from './pdf-regions.ts';
 import { readTabs } from './pdf-tabs.ts';
+import { mentionsAny } from '../../shared/typed-values.ts';
 
 /** Strings from the file, trimmed and cut: a title or alt text is shown, never a megabyte of it. */
 const MAX_TEXT = 500;
@@ -163,7 +164,7 @@ const validRect = (r: unknown): PdfRect | null =>
  * `then`, when given, runs with the facts while the document is still open, with a function that
  * renders pictures of its pages (the caller decides which, from the facts).
  */
-export async function readPdf(bytes: Uint8Array, then?: (facts: PdfFacts, render: RenderPictures) => Promise<void>): Promise<PdfReadResult> {
+export async function readPdf(bytes: Uint8Array, then?: (facts: PdfFacts, render: RenderPictures) => Promise<void>, secrets: readonly string[] = []): Promise<PdfReadResult> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   // pdf.js may take the buffer it is given; the tab-order reader needs the bytes after it.
   const task = pdfjs.getDocument({
@@ -185,7 +186,7 @@ export async function readPdf(bytes: Uint8Array, then?: (facts: PdfFacts, render
   }
   try {
     const OPS = pdfjs.OPS as unknown as OpCodes;
-    const facts = await factsOf(doc, OPS);
+    const facts = await factsOf(doc, OPS, secrets);
     await tabsOf(facts, bytes);
     await then?.(facts, (targets) => renderPictures(doc, targets, OPS));
     return { kind: 'read', facts };
@@ -249,7 +250,9 @@ async function renderPictures(doc: PdfDocument, targets: readonly PictureTarget[
 
 type PdfDocument = Awaited<ReturnType<(typeof import('pdfjs-dist/legacy/build/pdf.mjs'))['getDocument']>['promise']>;
 
-async function factsOf(doc: PdfDocument, OPS: Record<string, number>): Promise<PdfFacts> {
+async function factsOf(doc: PdfDocument, OPS: Record<string, number>, secrets: readonly string[]): Promise<PdfFacts> {
+  // Compared without whitespace, as the page text is: a PDF places words, not spaces.
+  const sought = secrets.map((v) => v.replace(/\s+/g, ''));
   const soft = async <T>(p: Promise<T>, fallback: T): Promise<T> => p.catch(() => fallback);
   const meta = await soft(doc.getMetadata(), { info: {}, metadata: null } as unknown as Awaited<ReturnType<PdfDocument['getMetadata']>>);
   const info = (meta.info ?? {}) as Record<string, unknown>;
@@ -290,6 +293,7 @@ async function factsOf(doc: PdfDocument, OPS: Record<string, number>): Promise<P
     text: [],
     imageOnlyPages: [],
     tabOrder: [],
+    showsSecret: false,
   };
   const seenPlaces = new Set<string>();
   let drawn = 0;
@@ -301,6 +305,7 @@ async function factsOf(doc: PdfDocument, OPS: Record<string, number>): Promise<P
     const text = items.map((i) => (typeof i.str === 'string' ? i.str : '')).join('').replace(/\s+/g, '');
     const pageText: PageTextFacts = { page: n, chars: [...text].length, unmappable: unmappableCount(text) };
     facts.text.push(pageText);
+    if (sought.length && !facts.showsSecret) facts.showsSecret = mentionsAny(text, sought);
     if (pageText.chars === 0 && drawn < MAX_PAGES_DRAWN) {
       drawn++;
       const ops = await soft(page.getOperatorList(), null);

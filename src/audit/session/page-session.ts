@@ -98,6 +98,12 @@ export interface Tab {
   login(signal?: AbortSignal): Promise<LoginOutcome>;
   /** The `Cookie` header the tab's context would send to `url`. */
   cookieHeader(url: string): Promise<string>;
+  /**
+   * The `Cookie` header of the tab's logged-in session for `url`: the site's scripted login runs
+   * first when this tab has not run it yet, or again with `fresh` (a file fetched with the session
+   * came back as the login form). A plain cookie header without a scripted login.
+   */
+  sessionCookieHeader(url: string, opts?: { signal?: AbortSignal; fresh?: boolean }): Promise<string>;
   /** What the site's login types and picks, and its set-up's other secrets: kept out of every result. */
   secrets(): readonly string[];
   /** How long the tab's document loads waited for their hosts' fetch slots since the last call (ms). */
@@ -190,6 +196,8 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
     }
     return out;
   }
+
+  const cookieHeader = async (url: string): Promise<string> => (await context.cookies(url)).map((c) => `${c.name}=${c.value}`).join('; ');
 
   /** Leaves the previous page and forgets what it stored, so the next page starts as a first visit. */
   async function forgetPrevious(): Promise<void> {
@@ -393,8 +401,10 @@ async function tabOf(opts: OpenTabOptions, context: BrowserContext, page: Page, 
       return page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0).catch(() => 0);
     },
     login,
-    async cookieHeader(url: string) {
-      return (await context.cookies(url)).map((c) => `${c.name}=${c.value}`).join('; ');
+    cookieHeader,
+    async sessionCookieHeader(url: string, sopts: { signal?: AbortSignal; fresh?: boolean } = {}) {
+      if (auth?.setup.login && !opts.authUnavailable && (!loggedInOnce || sopts.fresh)) await login(sopts.signal);
+      return cookieHeader(url);
     },
     secrets() {
       return auth ? setupSecrets(auth.setup) : [];

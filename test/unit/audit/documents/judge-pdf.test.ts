@@ -24,6 +24,7 @@ function facts(over: Partial<PdfFacts> = {}): PdfFacts {
     text: [{ page: 1, chars: 800, unmappable: 0 }],
     imageOnlyPages: [],
     tabOrder: [],
+    showsSecret: false,
     ...over,
   };
 }
