@@ -113,7 +113,7 @@ export const configSchema = z.object({
   CRAWL_RATE_LIMIT: intIn(0, 1_000_000, 20),
   API_KEYS: z.string().optional(),
   TRUST_PROXY: bool,
-  // Issue 28 (API side): who may talk to an API without keys, and what one client or process may hold.
+  // Who may talk to an API without keys, and what one client or process may hold.
   /**
    * Host names (or `host:port`) an API without API_KEYS answers for besides the address it is
    * bound to, localhost and loopback literals: e.g. the name a reverse proxy forwards. Any other
@@ -209,7 +209,7 @@ export interface Config {
   readonly crawlRateLimit: number;
   readonly apiKeys: readonly string[];
   readonly trustProxy: boolean;
-  // Issue 28 (API side)
+  // The API's guard: hosts it answers for without keys.
   /** Extra Host values an API without API_KEYS answers for (`name` any port, or `name:port`). */
   readonly apiAllowedHosts: readonly string[];
   /** Site creations (POST /api/sites) per client and hour (0 = off). */
@@ -295,7 +295,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     crawlRateLimit: c.CRAWL_RATE_LIMIT,
     apiKeys: Object.freeze(apiKeys),
     trustProxy: c.TRUST_PROXY,
-    // Issue 28 (API side)
+    // The API's guard
     apiAllowedHosts: Object.freeze(c.API_ALLOWED_HOSTS),
     siteRateLimit: c.SITE_RATE_LIMIT,
     scheduleRateLimit: c.SCHEDULE_RATE_LIMIT,

@@ -120,7 +120,7 @@ export function createApp(deps: AppDeps) {
         '`error` (why a crawl `failed`, e.g. the root page\'s error or `no_pages`); a site\'s `baseUrl` is the origin of the ' +
         'first URL given, with path `/`; GET /api/sites is ordered by host name. Issue groups (GET /api/sites/{id}/issue-groups) are ' +
         'paginated like the other lists and default to the latest crawl that ended with results; every site issue carries its `groupKey`. ' +
-        'Reports: a bad `format` is 400 `invalid_query`, a code added beside `validation_error` because issue 11 names it. ' +
+        'Reports: a bad `format` is 400 `invalid_query`, a code added beside `validation_error` so that a client can tell a format the service does not make from a malformed query. ' +
         `Requests refused before any route are problem+json too, and close the connection: the request line (URL included) and headers may be at most ${maxHeaderSize} bytes together, beyond that 431 \`headers_too_large\` (so an overlong URL is 431, never 414); ` +
         'bytes that are not HTTP/1.1 (e.g. raw non-ASCII in the request line), a request target that cannot be read as a URL (a raw backslash in the path, `*`), ' +
         'a missing or malformed Host header, and CONNECT are 400 `bad_request`; headers not received in time 408 `request_timeout`. ' +
@@ -142,14 +142,14 @@ export function createApp(deps: AppDeps) {
         '`rate_limited`: nothing is used up, retry after `Retry-After` seconds, 5 for exports and 10 for streams). An export whose client reads nothing for ' +
         'EXPORT_STALL_MS (default 30 s) while bytes wait for it is ended by closing the connection. An event stream ends with an `end` event (see the events routes) ' +
         'when its run will not change any more although it has not ended (its workflow no longer runs), or after 30 minutes. ' +
-        'What a person meets beyond the first paint (issue 30): `discoveredVia` also takes `flow`, a page that stands for a scripted flow\'s end state ' +
+        'What a person meets beyond the first paint: `discoveredVia` also takes `flow`, a page that stands for a scripted flow\'s end state ' +
         '(its URL is the flow\'s start URL with the fragment `#flow:<name>`; the contract lists the other four values); a fragment route (`#/x`, `#!x`) found in ' +
         'a rendered page is a page of its own. An issue\'s `viewport` is null on crawls that check the desktop viewport alone and set on any other crawl, one with ' +
         '`["mobile"]` alone included (the contract says "several viewports": a mobile-only issue is not the desktop issue, so its identity must differ). ' +
         'A crawl keeps one picture per issue group (the group\'s example), so the site issue screenshot route answers 404 for the group\'s other members; ' +
         'issue-group examples add `issueId` and `screenshot` (the picture\'s path, or null). PUT of a site\'s flows answers 201 when it creates them and 200 when it ' +
         'replaces them, as PUT of its authentication set-up does. ' +
-        'Webhooks (issue 33): a site\'s list is replaced by PUT (`{webhooks: [...]}`) and read back without secrets; GET of a site with none answers an empty list ' +
+        'Webhooks: a site\'s list is replaced by PUT (`{webhooks: [...]}`) and read back without secrets; GET of a site with none answers an empty list ' +
         '(not 404, unlike flows: an empty list is a valid state); a single-page scan takes `webhookUrl` (and optionally `webhookSecret`) and its 202 answer carries ' +
         '`webhookSecret`, shown that once (absent without a webhookUrl: the answer keeps the specification\'s five fields; the one field the contract\'s null-not-absent rule yields to). `scan.completed` is sent when a single-page scan ends completed, completed_partial or failed ' +
         '(`data.status` says which), not when it is cancelled.',

@@ -27,7 +27,7 @@ export interface ApiIssue {
   severity: Severity;
   wcagCriterion: string;
   wcagLevel: string;
-  /** Every criterion the issue fails, the primary first (absent from servers before issue 31). */
+  /** Every criterion the issue fails, the primary first (absent from servers older than this field). */
   wcagCriteria?: unknown;
   elementSelector: string;
   elementHtml: string;

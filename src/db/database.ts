@@ -1,12 +1,12 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
-import type { DB } from './schema.ts';
+import type { Database, DB } from './schema.ts';
 
 // COUNT(*) and BIGINT come back as strings by default; our counts fit in a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
 
-export type Database = Kysely<DB>;
+export type { Database };
 
 export function createDb(connectionString: string, opts: { max?: number } = {}): Database {
   const pool = new pg.Pool({

@@ -217,7 +217,7 @@ export function pageData(group: EnrichmentGroup): Record<string, unknown> {
       criterion: f.wcagCriterion,
       title: sc?.title ?? null,
       level: sc?.level ?? f.wcagLevel,
-      // The further criteria the same failure fails, where there are any (issue 31).
+      // The further criteria the same failure fails, where there are any.
       ...(f.wcagCriteria && f.wcagCriteria.length > 1 ? { alsoFails: f.wcagCriteria.filter((c) => c !== f.wcagCriterion) } : {}),
     },
     severity: f.severity,

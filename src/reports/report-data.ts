@@ -4,7 +4,6 @@
  * pure parts (criteria table, priorities, summary text) are exported for unit tests.
  */
 import { createRequire } from 'node:module';
-import type { Kysely } from 'kysely';
 import { FIX_GUIDES, DEFAULT_GUIDE } from '../shared/rules/index.ts';
 import {
   crawlTrend,
@@ -27,7 +26,7 @@ import {
 import type { CrawlRecord, ScanRecord, SiteRecord } from '../db/repositories/records.ts';
 import { screenshotsOf } from '../db/repositories/screenshot.repository.ts';
 import { pngSize } from '../shared/png-size.ts';
-import type { DB } from '../db/schema.ts';
+import type { Database } from '../db/schema.ts';
 import { BROWSER_SETUP, OWN_CHECKS, STANDARD } from '../shared/audit-setup.ts';
 import { VERSION as SERVICE_VERSION } from '../shared/version.ts';
 import { conformance, documentConformance, isDocumentRule } from './conformance.ts';
@@ -274,7 +273,7 @@ export type ReportSource = { kind: 'scan'; scan: ScanRecord } | { kind: 'crawl';
 
 
 /** The first groups' pictures (their first example's), loaded into the groups. */
-async function withPictures(db: Kysely<DB>, groups: IssueGroup[], rows: readonly GroupRow[]): Promise<void> {
+async function withPictures(db: Database, groups: IssueGroup[], rows: readonly GroupRow[]): Promise<void> {
   const rowOf = new Map(rows.map((r) => [`${r.wcagCriterion}\u0000${r.ruleId}`, r]));
   const wanted = groups.slice(0, MAX_GROUP_PICTURES).flatMap((g) => {
     const first = rowOf.get(`${g.wcagCriterion}\u0000${g.ruleId}`)?.examples[0];
@@ -305,7 +304,7 @@ async function* withPictureUrls(rows: AsyncIterable<IssueRow[]>, pictureUrl: Pic
  * Builds the report of an ended scan or crawl; callers check that it has results first. `baseUrl`
  * (the API's origin as the request reached it) makes the pictures' links absolute.
  */
-export async function buildReport(db: Kysely<DB>, source: ReportSource, now = new Date(), opts: { baseUrl?: string | null } = {}): Promise<Report> {
+export async function buildReport(db: Database, source: ReportSource, now = new Date(), opts: { baseUrl?: string | null } = {}): Promise<Report> {
   const scope: ReportScope =
     source.kind === 'scan' ? { kind: 'scan', scanId: source.scan.id } : { kind: 'crawl', crawlId: source.crawl.id, siteId: source.crawl.siteId };
   const [groupRows, passes, pageRows, counts, confirmed] = await Promise.all([

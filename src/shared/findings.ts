@@ -15,7 +15,7 @@ export interface FindingDraft {
   /** The lowest level among `wcagCriteria`: `A` if any of them is an A criterion. */
   wcagLevel: WcagLevel;
   /**
-   * Every WCAG 2.2 A/AA criterion the failure fails, the primary first, each once (issue 31): the
+   * Every WCAG 2.2 A/AA criterion the failure fails, the primary first, each once: the
    * rule's criterion, then the further ones the W3C's failure techniques and Understanding
    * documents tie to it (the catalogue's `alsoFails`). Not part of the issue's identity.
    */

@@ -1,5 +1,5 @@
 /**
- * AI-assisted judgement (issue 31): the candidates a scan collects for criteria that need
+ * AI-assisted judgement: the candidates a scan collects for criteria that need
  * judgement, when a model is configured. Pure types and limits, shared by the collector
  * (src/audit/judgement), the store (judgement.repository.ts) and the judge (src/enrichment/judge).
  */

@@ -2,7 +2,7 @@ import { DESKTOP_VIEWPORT, MOBILE_VIEWPORT } from './audit-setup.ts';
 import type { ViewportName } from './contracts.ts';
 
 /**
- * A crawl's viewports (issue 30): each page is checked at each. `desktop` is the scan's own
+ * A crawl's viewports: each page is checked at each. `desktop` is the scan's own
  * 1280x800 window, `mobile` a phone (390x844, touch, device pixel ratio 3), a number a desktop
  * window that many CSS px wide.
  */

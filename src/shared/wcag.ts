@@ -92,7 +92,7 @@ export function criteriaForTags(tags: readonly string[]): string[] {
 }
 
 /**
- * A finding's criteria (issue 31): the given ones in order, each once, WCAG 2.2 A/AA only (AAA
+ * A finding's criteria: the given ones in order, each once, WCAG 2.2 A/AA only (AAA
  * criteria and 4.1.1 Parsing drop out). The first is the primary, the one it is reported under.
  */
 export function wcagCriteria(ids: Iterable<string>): string[] {

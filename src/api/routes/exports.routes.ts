@@ -61,7 +61,7 @@ const fileResponse = {
 };
 
 const EXPORT_NOTES =
-  'A `format` other than `pdf`, `excel` or `openacr` answers 400 with code `invalid_query` (issue 11 names this code; other query ' +
+  'A `format` other than `pdf`, `excel` or `openacr` answers 400 with code `invalid_query` (its own code, so that a client can tell a format the service does not make from a malformed query; other query ' +
   'parameters keep `validation_error`). Nothing to export yet answers 409 `not_exportable` with the reason (still running, failed with its error, ' +
   'or ended before any page was scanned). One API process renders at most EXPORT_CONCURRENCY reports at once (default 4): beyond that 429 ' +
   '`concurrency_limited` with `Retry-After: 5`. A download the client stops reading (bytes wait for it and it takes none for EXPORT_STALL_MS, ' +

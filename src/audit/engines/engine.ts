@@ -18,7 +18,7 @@ export interface PageSession {
   /** Aborts when the scan is cancelled: engines stop between steps. */
   signal?: AbortSignal;
   /**
-   * The page is the end of a site flow (issue 30), not a plain load: loading it again could send
+   * The page is the end of a site flow, not a plain load: loading it again could send
    * the flow's forms once more, so an engine that would need to reload it does not act on it.
    */
   fromFlow?: boolean;

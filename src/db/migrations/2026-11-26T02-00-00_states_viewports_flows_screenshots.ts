@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * What a person meets beyond a page's first paint (issue 30):
+ * What a person meets beyond a page's first paint:
  * - pages found only in the rendered DOM (`rendered`) and a site's scripted flows (`flow`) as ways
  *   a page is discovered;
  * - `state` (the interaction that revealed a finding) and `viewport` (where a crawl checks several)

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Rendered discovery (issue 30): the links each scanned page of a crawl showed once rendered, handed
+ * Rendered discovery: the links each scanned page of a crawl showed once rendered, handed
  * from the page-scan activity to discovery. One row per crawl and URL (the first page to show it
  * gives its depth and what it looked like); discovery takes the queued ones under the same rules as
  * links in served HTML, and the row then says whether it was admitted to the frontier or refused.

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Every criterion a finding and an issue fail (issue 31): `wcag_criteria`, the primary
+ * Every criterion a finding and an issue fail: `wcag_criteria`, the primary
  * (`wcag_criterion`) first. Rows stored before have their one criterion. A row written without
  * criteria (an older writer, a hand-made row) gets its primary by a trigger, so the column is
  * never empty and the list filters (`= any`) never miss a row. The level of a row already stored

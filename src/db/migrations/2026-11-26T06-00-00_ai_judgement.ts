@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * AI-assisted judgement (issue 31), only used when a model is configured:
+ * AI-assisted judgement, only used when a model is configured:
  * - judgement_candidates: what a page's scan collected for the model to judge (bounded: a few
  *   dozen short texts per page), read by the ai-enrichment stage; goes with its page scan;
  * - judgement_cache: the model's verdict per scope (a site, or a single-page scan's host), kind of

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Webhooks (issue 33): a site's (`site_id`) or one single-page scan's (`scan_id`, from
+ * Webhooks: a site's (`site_id`) or one single-page scan's (`scan_id`, from
  * `webhookUrl`), each with its signing secret, and one delivery row per event and subject (a
  * crawl or a scan), with its attempts: the delivery log. A site's webhook is known by its URL, so
  * a PUT that keeps a URL keeps its id, secret and log.

@@ -1,7 +1,7 @@
 /** The pages of a crawl: registered once, claimed for scanning, moved through their states once. */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { PageError, ScanStatus } from '../../shared/contracts.ts';
-import type { CrawlPageState, DB } from '../schema.ts';
+import type { CrawlPageState, Database, DB } from '../schema.ts';
 import type { ScanSummary } from '../../shared/summary.ts';
 import { addEnrichmentUsage } from './crawl.repository.ts';
 import { savePageScanOutcome } from './page.repository.ts';
@@ -10,14 +10,12 @@ import type { DiscoveredVia, ErrorInfo } from '../../shared/contracts.ts';
 import { endCrawlPageScan, saveSummary, updateFindingTexts, type CrawlPageFacts } from './scan.repository.ts';
 import { addRenderedLinksFrom, type RenderedLinksFound } from './rendered-link.repository.ts';
 
-type Db = Kysely<DB> | Transaction<DB>;
-
 /**
  * Records a discovered page for this crawl once: the page row (by site and URL) and its frontier
  * entry. Counters move only when the entry is new, so a rerun of discovery counts nothing twice.
  */
 export async function registerPage(
-  db: Kysely<DB>,
+  db: Database,
   v: {
     crawlId: string;
     siteId: string;
@@ -69,7 +67,7 @@ export async function registerPage(
   });
 }
 
-export async function countCrawlPages(db: Db, crawlId: string): Promise<number> {
+export async function countCrawlPages(db: Database, crawlId: string): Promise<number> {
   const r = await db.selectFrom('crawls').select('total_pages').where('id', '=', crawlId).executeTakeFirstOrThrow();
   return r.total_pages;
 }
@@ -78,7 +76,7 @@ export async function countCrawlPages(db: Db, crawlId: string): Promise<number> 
  * Hands out up to `limit` pending pages under `claimKey`. The same key returns the same pages
  * again, so a retried claim activity never strands pages as dispatched-but-never-scanned.
  */
-export async function claimPages(db: Kysely<DB>, crawlId: string, claimKey: string, limit: number): Promise<string[]> {
+export async function claimPages(db: Database, crawlId: string, claimKey: string, limit: number): Promise<string[]> {
   return db.transaction().execute(async (trx) => {
     const already = await trx.selectFrom('crawl_pages').select('page_id').where('crawl_id', '=', crawlId).where('claim_key', '=', claimKey).orderBy('seq').execute();
     if (already.length > 0) return already.map((r) => r.page_id);
@@ -106,7 +104,7 @@ const COUNTER_FOR: Partial<Record<CrawlPageState, 'scanned_pages' | 'failed_page
  * transaction and only if the move happens: retried activities count once.
  */
 export async function transitionPage(
-  db: Kysely<DB> | Transaction<DB>,
+  db: Database,
   v: { crawlId: string; pageId: string; from: CrawlPageState[]; to: CrawlPageState; error?: ErrorInfo },
 ): Promise<boolean> {
   const run = async (trx: Transaction<DB>) => {
@@ -124,17 +122,17 @@ export async function transitionPage(
     }
     return !!moved;
   };
-  return db.isTransaction ? run(db as Transaction<DB>) : (db as Kysely<DB>).transaction().execute(run);
+  return db.isTransaction ? run(db as Transaction<DB>) : db.transaction().execute(run);
 }
 
 
-export async function crawlPageState(db: Db, crawlId: string, pageId: string): Promise<CrawlPageState | undefined> {
+export async function crawlPageState(db: Database, crawlId: string, pageId: string): Promise<CrawlPageState | undefined> {
   const r = await db.selectFrom('crawl_pages').select('state').where('crawl_id', '=', crawlId).where('page_id', '=', pageId).executeTakeFirst();
   return r?.state;
 }
 
 /** The page_scans row of a page in a crawl, created on first use (one per page per crawl). */
-export async function ensureCrawlPageScan(db: Db, v: { crawlId: string; pageId: string; url: string }): Promise<Pick<ScanRecord, 'id' | 'status'>> {
+export async function ensureCrawlPageScan(db: Database, v: { crawlId: string; pageId: string; url: string }): Promise<Pick<ScanRecord, 'id' | 'status'>> {
   const inserted = await sql<{ id: string; status: ScanStatus }>`
     insert into page_scans (kind, crawl_id, page_id, url, status, started_at)
     values ('crawl', ${v.crawlId}, ${v.pageId}, ${v.url}, 'running', now())
@@ -148,7 +146,7 @@ export async function ensureCrawlPageScan(db: Db, v: { crawlId: string; pageId: 
  * its error if given, and `completed_at` to now when `completed`.
  */
 export async function updateCrawlPageScan(
-  db: Db,
+  db: Database,
   crawlId: string,
   pageId: string,
   v: { status: ScanStatus; error?: PageError; completed?: boolean },
@@ -166,7 +164,7 @@ export async function updateCrawlPageScan(
     .execute();
 }
 
-export async function findCrawlPageScan(db: Db, crawlId: string, pageId: string): Promise<ScanRecord | undefined> {
+export async function findCrawlPageScan(db: Database, crawlId: string, pageId: string): Promise<ScanRecord | undefined> {
   return mapRow(
     scanFromRow,
     await db.selectFrom('page_scans').selectAll().where('kind', '=', 'crawl').where('crawl_id', '=', crawlId).where('page_id', '=', pageId).executeTakeFirst(),
@@ -180,7 +178,7 @@ export async function findCrawlPageScan(db: Db, crawlId: string, pageId: string)
  * score, title and time when scanned) and the page's state with the crawl's counters, together.
  */
 export async function recordCrawlPageScan(
-  db: Kysely<DB>,
+  db: Database,
   v: { crawlId: string; pageId: string; scanId: string; error: PageError | null; facts?: CrawlPageFacts; links?: RenderedLinksFound },
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
@@ -200,7 +198,7 @@ export async function recordCrawlPageScan(
 }
 
 /** A page whose scan activity failed for good (browser crashes): its scan and its state, counted once. */
-export async function markCrawlPageScanFailed(db: Kysely<DB>, v: { crawlId: string; pageId: string; error: PageError }): Promise<void> {
+export async function markCrawlPageScanFailed(db: Database, v: { crawlId: string; pageId: string; error: PageError }): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await updateCrawlPageScan(trx, v.crawlId, v.pageId, { status: 'failed', error: v.error, completed: true });
     await transitionPage(trx, { crawlId: v.crawlId, pageId: v.pageId, from: ['dispatched', 'pending'], to: 'failed', error: v.error });
@@ -208,7 +206,7 @@ export async function markCrawlPageScanFailed(db: Kysely<DB>, v: { crawlId: stri
 }
 
 /** A page whose enrichment failed for good: the engine's texts stay, the scan is partial, counted once. */
-export async function markCrawlPageEnrichFailed(db: Kysely<DB>, v: { crawlId: string; pageId: string }): Promise<void> {
+export async function markCrawlPageEnrichFailed(db: Database, v: { crawlId: string; pageId: string }): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await updateCrawlPageScan(trx, v.crawlId, v.pageId, { status: 'completed_partial' });
     await transitionPage(trx, { crawlId: v.crawlId, pageId: v.pageId, from: ['scanned'], to: 'enrich_failed' });
@@ -220,7 +218,7 @@ export async function markCrawlPageEnrichFailed(db: Kysely<DB>, v: { crawlId: st
  * `enriched` with what it cost added to the crawl's totals (only if the move happens), together.
  */
 export async function saveEnrichment(
-  db: Kysely<DB>,
+  db: Database,
   v: {
     scanId: string;
     texts: Parameters<typeof updateFindingTexts>[1];

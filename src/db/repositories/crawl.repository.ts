@@ -1,11 +1,9 @@
 /** Crawl rows: one per crawl of a site, with the counters its pages move. */
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DB } from '../schema.ts';
+import { sql } from 'kysely';
+import type { Database } from '../schema.ts';
 import { crawlFromRow, mapRow, type CrawlRecord } from './records.ts';
 import type { ErrorInfo, ViewportName } from '../../shared/contracts.ts';
 import { storedViewports } from '../../shared/viewports.ts';
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 export const ENDED_CRAWL_STATUSES = ['completed', 'completed_partial', 'cancelled', 'failed'] as const;
 
@@ -14,7 +12,7 @@ export function isCrawlEnded(status: string): boolean {
 }
 
 /** The id of the site's queued or running crawl, if it has one. */
-export async function activeCrawlId(db: Db, siteId: string): Promise<string | undefined> {
+export async function activeCrawlId(db: Database, siteId: string): Promise<string | undefined> {
   const r = await db.selectFrom('crawls').select('id').where('site_id', '=', siteId).where('status', 'in', ['queued', 'running']).executeTakeFirst();
   return r?.id;
 }
@@ -28,7 +26,7 @@ export type OpenCrawlResult = { opened: true } | { opened: false; reason: 'crawl
  * naming that crawl, so whoever started this one can see why it never ran.
  */
 export async function openCrawl(
-  db: Kysely<DB>,
+  db: Database,
   v: { crawlId: string; siteId: string; maxPages: number; viewports?: readonly ViewportName[]; workflowId?: string; reuse?: boolean },
 ): Promise<OpenCrawlResult> {
   // Desktop only is stored as null, as on every crawl before viewports.
@@ -62,15 +60,15 @@ export async function openCrawl(
   throw new Error(`crawl ${v.crawlId} could not be opened: its site's crawls kept changing`);
 }
 
-export async function findCrawl(db: Db, id: string): Promise<CrawlRecord | undefined> {
+export async function findCrawl(db: Database, id: string): Promise<CrawlRecord | undefined> {
   return mapRow(crawlFromRow, await db.selectFrom('crawls').selectAll().where('id', '=', id).executeTakeFirst());
 }
 
-export async function findSiteCrawl(db: Db, siteId: string, id: string): Promise<CrawlRecord | undefined> {
+export async function findSiteCrawl(db: Database, siteId: string, id: string): Promise<CrawlRecord | undefined> {
   return mapRow(crawlFromRow, await db.selectFrom('crawls').selectAll().where('id', '=', id).where('site_id', '=', siteId).executeTakeFirst());
 }
 
-export async function listCrawls(db: Db, siteId: string, page: { limit: number; offset: number }): Promise<{ rows: CrawlRecord[]; total: number }> {
+export async function listCrawls(db: Database, siteId: string, page: { limit: number; offset: number }): Promise<{ rows: CrawlRecord[]; total: number }> {
   const [rows, total] = await Promise.all([
     db
       .selectFrom('crawls')
@@ -90,7 +88,7 @@ export async function listCrawls(db: Db, siteId: string, page: { limit: number; 
  * The site's trend: its crawls that ran and ended (a run a Schedule started while another crawl
  * was under way never ran), newest first.
  */
-export async function crawlTrend(db: Db, siteId: string, page: { limit: number; offset: number }): Promise<{ rows: CrawlRecord[]; total: number }> {
+export async function crawlTrend(db: Database, siteId: string, page: { limit: number; offset: number }): Promise<{ rows: CrawlRecord[]; total: number }> {
   const ran = db.selectFrom('crawls').where('site_id', '=', siteId).where('completed_at', 'is not', null).where('started_at', 'is not', null);
   const [rows, total] = await Promise.all([
     ran.selectAll().orderBy('completed_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
@@ -100,20 +98,20 @@ export async function crawlTrend(db: Db, siteId: string, page: { limit: number; 
 }
 
 /** The crawls that the given Temporal workflows run, by workflow id. */
-export async function crawlsOfWorkflows(db: Db, workflowIds: readonly string[]): Promise<Map<string, string>> {
+export async function crawlsOfWorkflows(db: Database, workflowIds: readonly string[]): Promise<Map<string, string>> {
   if (workflowIds.length === 0) return new Map();
   const rows = await db.selectFrom('crawls').select(['id', 'workflow_id']).where('workflow_id', 'in', [...workflowIds]).execute();
   return new Map(rows.map((r) => [r.workflow_id!, r.id]));
 }
 
-export async function latestCrawl(db: Db, siteId: string): Promise<CrawlRecord | undefined> {
+export async function latestCrawl(db: Database, siteId: string): Promise<CrawlRecord | undefined> {
   return mapRow(
     crawlFromRow,
     await db.selectFrom('crawls').selectAll().where('site_id', '=', siteId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst(),
   );
 }
 
-export async function markCrawlRunning(db: Db, id: string): Promise<CrawlRecord | undefined> {
+export async function markCrawlRunning(db: Database, id: string): Promise<CrawlRecord | undefined> {
   const row = await db
     .updateTable('crawls')
     .set({ status: 'running', started_at: sql<Date>`coalesce(started_at, now())` })
@@ -125,7 +123,7 @@ export async function markCrawlRunning(db: Db, id: string): Promise<CrawlRecord 
 }
 
 /** Discovery is over; `error` says why it stopped short (the first reason given is kept). */
-export async function setDiscoveryDone(db: Db, id: string, error?: ErrorInfo): Promise<void> {
+export async function setDiscoveryDone(db: Database, id: string, error?: ErrorInfo): Promise<void> {
   await db
     .updateTable('crawls')
     .set(error ? { discovery_done: true, discovery_error: sql`coalesce(discovery_error, ${JSON.stringify(error)}::jsonb)` } : { discovery_done: true })
@@ -135,19 +133,19 @@ export async function setDiscoveryDone(db: Db, id: string, error?: ErrorInfo): P
 
 
 /** Counts same-site URLs discovery skipped for their length. */
-export async function addSkippedUrls(db: Db, crawlId: string, n: number): Promise<void> {
+export async function addSkippedUrls(db: Database, crawlId: string, n: number): Promise<void> {
   if (n <= 0) return;
   await db.updateTable('crawls').set((eb) => ({ skipped_urls: eb('skipped_urls', '+', n) })).where('id', '=', crawlId).execute();
 }
 
-export async function incrementBrokenLinks(db: Db, crawlId: string): Promise<void> {
+export async function incrementBrokenLinks(db: Database, crawlId: string): Promise<void> {
   await db.updateTable('crawls').set((eb) => ({ broken_links: eb('broken_links', '+', 1) })).where('id', '=', crawlId).execute();
 }
 
 
 /** Adds what enriching one page cost to the crawl's totals (in the page's enrichment transaction). */
 export async function addEnrichmentUsage(
-  db: Db,
+  db: Database,
   crawlId: string,
   u: { calls: number; cacheHits: number; inputTokens: number; outputTokens: number },
 ): Promise<void> {
@@ -170,7 +168,7 @@ export async function addEnrichmentUsage(
  * `results_deleted_at`. The crawl row (score, counts, trend point) stays; the site's issues,
  * their identity and their status history are not touched. Answers the crawls it purged.
  */
-export async function purgeOldCrawlResults(db: Kysely<DB>, siteId: string, keep: number): Promise<string[]> {
+export async function purgeOldCrawlResults(db: Database, siteId: string, keep: number): Promise<string[]> {
   const ended = [...ENDED_CRAWL_STATUSES];
   const rows = await db
     .selectFrom('crawls')

@@ -2,11 +2,11 @@
  * A crawl's finalization: its score and status, the crawl-level findings, and the diff against the
  * site's issues, in one transaction, once.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { decideCrawlStatus } from '../../shared/crawl-status.ts';
 import type { NewFindingRecord } from '../../shared/findings.ts';
 import type { CrawlPageForChecks } from '../../shared/page-titles.ts';
-import type { DB } from '../schema.ts';
+import type { Database } from '../schema.ts';
 import { isCrawlEnded } from './crawl.repository.ts';
 import { crawlFromRow, type CrawlRecord } from './records.ts';
 import type { ErrorInfo, ViewportName } from '../../shared/contracts.ts';
@@ -36,7 +36,7 @@ export interface FinalizeResult {
  * site's issues (new, reopened-as-new, fixed on pages scanned successfully this time; dismissed
  * and cant_fix untouched), every status change appended to the issue's history.
  */
-export async function finalizeCrawl(db: Kysely<DB>, crawlId: string, opts: FinalizeOptions): Promise<FinalizeResult> {
+export async function finalizeCrawl(db: Database, crawlId: string, opts: FinalizeOptions): Promise<FinalizeResult> {
   const result = await diffAndEndCrawl(db, crawlId, opts);
   const changed = (result.crawl.newIssues ?? 0) + (result.crawl.fixedIssues ?? 0);
   // The issue lists read along indexes only when the planner knows how many rows a site has, and
@@ -50,7 +50,7 @@ export async function finalizeCrawl(db: Kysely<DB>, crawlId: string, opts: Final
 /** Issues written by one finalization past which the table's statistics are refreshed at once. */
 const LARGE_DIFF = 1000;
 
-async function diffAndEndCrawl(db: Kysely<DB>, crawlId: string, opts: FinalizeOptions): Promise<FinalizeResult> {
+async function diffAndEndCrawl(db: Database, crawlId: string, opts: FinalizeOptions): Promise<FinalizeResult> {
   return db.transaction().execute(async (trx) => {
     const crawl = await trx.selectFrom('crawls').selectAll().where('id', '=', crawlId).forUpdate().executeTakeFirstOrThrow();
     if (isCrawlEnded(crawl.status)) return { crawl: crawlFromRow(crawl), alreadyEnded: true };

@@ -1,12 +1,10 @@
 /** Discovery's frontier: the URLs of a crawl, queued and fetched, so discovery can resume. */
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DB } from '../schema.ts';
+import { sql } from 'kysely';
+import type { Database } from '../schema.ts';
 import type { DiscoveredVia } from '../../shared/contracts.ts';
 
-type Db = Kysely<DB> | Transaction<DB>;
-
 /** URLs discovery has already fetched in this crawl (its fetch budget survives a retry). */
-export async function countFetchedUrls(db: Db, crawlId: string): Promise<number> {
+export async function countFetchedUrls(db: Database, crawlId: string): Promise<number> {
   const r = await db
     .selectFrom('crawl_urls')
     .select((eb) => eb.fn.countAll<string>().as('n'))
@@ -17,7 +15,7 @@ export async function countFetchedUrls(db: Db, crawlId: string): Promise<number>
 }
 
 /** URLs the crawl's frontier holds at all: none until discovery seeded it with the home page and sitemaps. */
-export async function countFrontierUrls(db: Db, crawlId: string): Promise<number> {
+export async function countFrontierUrls(db: Database, crawlId: string): Promise<number> {
   const r = await db.selectFrom('crawl_urls').select((eb) => eb.fn.countAll<string>().as('n')).where('crawl_id', '=', crawlId).executeTakeFirstOrThrow();
   return Number(r.n);
 }
@@ -28,7 +26,7 @@ export interface FrontierUrl {
   via: DiscoveredVia;
 }
 
-export async function enqueueUrls(db: Db, crawlId: string, urls: readonly FrontierUrl[]): Promise<void> {
+export async function enqueueUrls(db: Database, crawlId: string, urls: readonly FrontierUrl[]): Promise<void> {
   for (let i = 0; i < urls.length; i += 500) {
     await db
       .insertInto('crawl_urls')
@@ -39,7 +37,7 @@ export async function enqueueUrls(db: Db, crawlId: string, urls: readonly Fronti
 }
 
 /** Queued URLs due now (not waiting out a pause the site asked for), oldest first, with their throttled tries. */
-export async function nextQueuedUrls(db: Db, crawlId: string, limit: number): Promise<Array<FrontierUrl & { attempts: number }>> {
+export async function nextQueuedUrls(db: Database, crawlId: string, limit: number): Promise<Array<FrontierUrl & { attempts: number }>> {
   return db
     .selectFrom('crawl_urls')
     .select(['url', 'depth', 'via', 'attempts'])
@@ -52,7 +50,7 @@ export async function nextQueuedUrls(db: Db, crawlId: string, limit: number): Pr
 }
 
 /** The site answered 429 or 503 for `url`: it stays queued, fetched again no earlier than `waitMs` from now. */
-export async function deferUrl(db: Db, crawlId: string, url: string, waitMs: number): Promise<void> {
+export async function deferUrl(db: Database, crawlId: string, url: string, waitMs: number): Promise<void> {
   await db
     .updateTable('crawl_urls')
     .set({ attempts: sql`attempts + 1`, not_before: sql`now() + ${Math.round(waitMs)} * interval '1 millisecond'` })
@@ -62,7 +60,7 @@ export async function deferUrl(db: Db, crawlId: string, url: string, waitMs: num
 }
 
 /** How long until the first queued URL waiting out a pause is due (undefined: none waits). */
-export async function nextDeferredInMs(db: Db, crawlId: string): Promise<number | undefined> {
+export async function nextDeferredInMs(db: Database, crawlId: string): Promise<number | undefined> {
   const r = await db
     .selectFrom('crawl_urls')
     .select(sql<number | null>`extract(epoch from (min(not_before) - now())) * 1000`.as('ms'))
@@ -73,12 +71,12 @@ export async function nextDeferredInMs(db: Db, crawlId: string): Promise<number 
   return r?.ms === null || r?.ms === undefined ? undefined : Math.max(0, Number(r.ms));
 }
 
-export async function allFrontierUrls(db: Db, crawlId: string): Promise<string[]> {
+export async function allFrontierUrls(db: Database, crawlId: string): Promise<string[]> {
   const rows = await db.selectFrom('crawl_urls').select('url').where('crawl_id', '=', crawlId).execute();
   return rows.map((r) => r.url);
 }
 
-export async function markUrlDone(db: Db, crawlId: string, url: string, outcome: string): Promise<void> {
+export async function markUrlDone(db: Database, crawlId: string, url: string, outcome: string): Promise<void> {
   await db
     .insertInto('crawl_urls')
     .values({ crawl_id: crawlId, url, depth: 0, via: 'link', state: 'done', outcome })

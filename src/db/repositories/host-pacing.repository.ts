@@ -1,8 +1,6 @@
 /** Per-host pacing (see src/shared/politeness.ts): one row per host, shared by every worker process. */
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DB } from '../schema.ts';
-
-type Db = Kysely<DB> | Transaction<DB>;
+import { sql } from 'kysely';
+import type { Database } from '../schema.ts';
 
 export interface HostPacingState {
   crawlDelayMs: number;
@@ -12,12 +10,12 @@ export interface HostPacingState {
   window: number | null;
 }
 
-export async function readHostPacing(db: Db, host: string): Promise<HostPacingState | undefined> {
+export async function readHostPacing(db: Database, host: string): Promise<HostPacingState | undefined> {
   const row = await db.selectFrom('host_pacing').select(['crawl_delay_ms', 'paused_until', 'window']).where('host', '=', host).executeTakeFirst();
   return row && { crawlDelayMs: row.crawl_delay_ms, pausedUntil: row.paused_until?.getTime() ?? 0, window: row.window };
 }
 
-export async function setHostCrawlDelay(db: Db, host: string, crawlDelayMs: number): Promise<void> {
+export async function setHostCrawlDelay(db: Database, host: string, crawlDelayMs: number): Promise<void> {
   await db
     .insertInto('host_pacing')
     .values({ host, crawl_delay_ms: crawlDelayMs })
@@ -30,7 +28,7 @@ export async function setHostCrawlDelay(db: Db, host: string, crawlDelayMs: numb
  * pause; the slot after it is `crawlDelayMs` later. Answers how long from now the caller waits.
  * The slot orders the host's fetches; `claimHostFetch` then makes each wait for the one before.
  */
-export async function reserveHostFetch(db: Db, host: string): Promise<number> {
+export async function reserveHostFetch(db: Database, host: string): Promise<number> {
   const r = await sql<{ wait_ms: number }>`
     insert into host_pacing as h (host) values (${host})
     on conflict (host) do update set
@@ -46,7 +44,7 @@ export async function reserveHostFetch(db: Db, host: string): Promise<number> {
  * and no pause is on. Answers 0 when taken, else how long to wait before asking again (`busyMs`
  * while another fetch is in flight).
  */
-export async function claimHostFetch(db: Db, host: string, token: string, leaseMs: number, busyMs: number): Promise<number> {
+export async function claimHostFetch(db: Database, host: string, token: string, leaseMs: number, busyMs: number): Promise<number> {
   const r = await sql<{ wait_ms: number; taken: boolean }>`
     with cur as (select * from host_pacing where host = ${host} for update),
     took as (
@@ -71,7 +69,7 @@ export async function claimHostFetch(db: Db, host: string, token: string, leaseM
 }
 
 /** The fetch holding `token` got its answer (or failed): the host's Crawl-delay counts from now, and the next fetch may go. */
-export async function releaseHostFetch(db: Db, host: string, token: string): Promise<void> {
+export async function releaseHostFetch(db: Database, host: string, token: string): Promise<void> {
   await sql`
     update host_pacing set
       last_fetch_done_at = greatest(coalesce(last_fetch_done_at, now()), now()),
@@ -85,7 +83,7 @@ export async function releaseHostFetch(db: Db, host: string, token: string): Pro
  * The host pushed back: every fetch to it waits until `pausedUntil` at least, and its window of
  * pages at once becomes `window(current)` (`startAt`: the current one when none is set yet).
  */
-export async function pauseHost(db: Db, host: string, waitMs: number, startAt: number, halve: (w: number) => number): Promise<void> {
+export async function pauseHost(db: Database, host: string, waitMs: number, startAt: number, halve: (w: number) => number): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom('host_pacing').select('window').where('host', '=', host).forUpdate().executeTakeFirst();
     const window = halve(row?.window ?? startAt);
@@ -99,7 +97,7 @@ export async function pauseHost(db: Db, host: string, waitMs: number, startAt: n
 }
 
 /** A page of the host went through: its window grows (`grow`), up to the maximum (then it is forgotten: null). */
-export async function widenHost(db: Db, host: string, max: number, grow: (w: number) => number): Promise<void> {
+export async function widenHost(db: Database, host: string, max: number, grow: (w: number) => number): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom('host_pacing').select('window').where('host', '=', host).forUpdate().executeTakeFirst();
     if (row?.window === null || row?.window === undefined) return;
@@ -108,7 +106,7 @@ export async function widenHost(db: Db, host: string, max: number, grow: (w: num
   });
 }
 
-export async function addCrawlThrottledMs(db: Db, crawlId: string, ms: number): Promise<void> {
+export async function addCrawlThrottledMs(db: Database, crawlId: string, ms: number): Promise<void> {
   if (ms <= 0) return;
   await db.updateTable('crawls').set({ throttled_ms: sql`throttled_ms + ${Math.round(ms)}` }).where('id', '=', crawlId).execute();
 }

@@ -1,12 +1,10 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import { SEVERITIES } from '../../shared/contracts.ts';
-import type { DB, Issue } from '../schema.ts';
+import type { Database, Issue } from '../schema.ts';
 import { criteriaFilters, LEGACY_GROUP_PREFIX, type IssueGroupFilters } from './issue-group.repository.ts';
 import { issueFromRow, mapRow, type IssueRecord } from './records.ts';
 import { cacheOf } from './versioned-cache.ts';
 import { appendHistory } from './status-history.ts';
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 /** The issue list's filters: the groups' own, plus the members of one group. */
 export interface IssueFilters extends IssueGroupFilters {
@@ -26,7 +24,7 @@ function issueWithPageFromRow(row: Issue): IssueWithPage {
   return { ...issueFromRow(row), pageUrl: row.page_url };
 }
 
-function issueQuery(db: Db, siteId: string, f: IssueFilters) {
+function issueQuery(db: Database, siteId: string, f: IssueFilters) {
   let q = db.selectFrom('issues as i').where('i.site_id', '=', siteId);
   // By rank, so the list's indexes (which lead with the rank) serve the severity filter too.
   if (f.severity) q = q.where('i.severity_rank', '=', SEVERITIES.indexOf(f.severity));
@@ -52,7 +50,7 @@ function issueQuery(db: Db, siteId: string, f: IssueFilters) {
 }
 
 /** Counts of a site's issues per filter, for the site's current `issues_version`. */
-const issueCounts = (db: Db) => cacheOf<number>(db, 'issueCounts', 2000);
+const issueCounts = (db: Database) => cacheOf<number>(db, 'issueCounts', 2000);
 
 /** The cache key of a site's filter set. */
 function filterKey(siteId: string, f: IssueFilters): string {
@@ -60,7 +58,7 @@ function filterKey(siteId: string, f: IssueFilters): string {
 }
 
 /** A site's issue list total for a filter set, counted once per site version and filter set. */
-async function issueTotal(db: Db, siteId: string, f: IssueFilters, version: string): Promise<number> {
+async function issueTotal(db: Database, siteId: string, f: IssueFilters, version: string): Promise<number> {
   const countKey = filterKey(siteId, f);
   let total = issueCounts(db).get(countKey, version);
   if (total === undefined) {
@@ -80,10 +78,10 @@ export type ListKey = [rank: number, pageUrl: string, id: string];
  * issues costs the same on the last page as on the first. The version is read in the same
  * statement as the rows, so a bookmark never outlives the data it was taken from.
  */
-const listBookmarks = (db: Db) => cacheOf<Map<number, ListKey>>(db, 'listBookmarks', 500);
+const listBookmarks = (db: Database) => cacheOf<Map<number, ListKey>>(db, 'listBookmarks', 500);
 const BOOKMARKS_PER_LIST = 200;
 /** Each site's `issues_version` as last read, to pick bookmarks before the statement reads it again. */
-const lastVersions = (db: Db) => cacheOf<string>(db, 'lastVersions', 10_000);
+const lastVersions = (db: Database) => cacheOf<string>(db, 'lastVersions', 10_000);
 
 /** The bookmark furthest along that a page starting at `offset` can read on from (none before the first row). */
 export function nearestBookmark(marks: ReadonlyMap<number, ListKey> | undefined, offset: number): { at: number; key: ListKey } | undefined {
@@ -101,7 +99,7 @@ const isoText = (col: string) => sql`to_char(${sql.ref(col)} at time zone 'UTC',
  * with the page), so that both ends of the page become bookmarks: the same deep page read again
  * starts at its own bookmark. No row: the site does not exist.
  */
-function listPageQuery(db: Db, siteId: string, f: IssueFilters, page: { limit: number; offset: number }, from: { at: number; key: ListKey } | undefined) {
+function listPageQuery(db: Database, siteId: string, f: IssueFilters, page: { limit: number; offset: number }, from: { at: number; key: ListKey } | undefined) {
   let keys = issueQuery(db, siteId, f).select(['i.id', 'i.severity_rank', 'i.page_url']);
   if (from) keys = keys.where(sql<boolean>`(i.severity_rank, i.page_url, i.id) > (${from.key[0]}::int, ${from.key[1]}::text, ${from.key[2]}::uuid)`);
   const at = from?.at ?? 0;
@@ -147,7 +145,7 @@ function listPageQuery(db: Db, siteId: string, f: IssueFilters, page: { limit: n
  * text); a test holds the two to the same output. Undefined when the site does not exist.
  */
 export async function listIssuesJson(
-  db: Db,
+  db: Database,
   siteId: string,
   f: IssueFilters,
   page: { limit: number; offset: number },
@@ -170,19 +168,19 @@ export async function listIssuesJson(
   return { json: row.json, count: row.count, total: await issueTotal(db, siteId, f, row.version) };
 }
 
-export async function findIssue(db: Db, siteId: string, issueId: string): Promise<IssueWithPage | undefined> {
+export async function findIssue(db: Database, siteId: string, issueId: string): Promise<IssueWithPage | undefined> {
   const row = await issueQuery(db, siteId, {}).selectAll('i').where('i.id', '=', issueId).executeTakeFirst();
   return mapRow(issueWithPageFromRow, row);
 }
 
-export async function issuesOfPage(db: Db, siteId: string, pageId: string): Promise<IssueWithPage[]> {
+export async function issuesOfPage(db: Database, siteId: string, pageId: string): Promise<IssueWithPage[]> {
   const rows = await issueQuery(db, siteId, { pageId }).selectAll('i').orderBy('i.severity_rank').orderBy('i.id').execute();
   return rows.map(issueWithPageFromRow);
 }
 
 /** A user's status change; the same status again changes nothing and adds no history. */
 export async function setIssueStatus(
-  db: Kysely<DB>,
+  db: Database,
   siteId: string,
   issueId: string,
   v: { status: 'open' | 'dismissed' | 'cant_fix'; note: string | null },

@@ -2,8 +2,8 @@
  * AI-assisted judgement's storage: the candidates a page's scan collected, the model's verdicts
  * per scope (cache), and the findings its verdicts make or annotate.
  */
-import { sql, type Kysely } from 'kysely';
-import type { DB } from '../schema.ts';
+import { sql } from 'kysely';
+import type { Database } from '../schema.ts';
 import type { JudgementCandidate, PageCandidates } from '../../shared/judgement.ts';
 import type { NewFindingRecord } from '../../shared/findings.ts';
 import type { ViewportName } from '../../shared/contracts.ts';
@@ -14,7 +14,7 @@ export interface StoredCandidates extends PageCandidates {
 }
 
 /** Replaces the scan's candidates (a retried scan writes them again). */
-export async function saveJudgementCandidates(db: Kysely<DB>, pageScanId: string, c: StoredCandidates): Promise<void> {
+export async function saveJudgementCandidates(db: Database, pageScanId: string, c: StoredCandidates): Promise<void> {
   const row = {
     page_scan_id: pageScanId,
     viewport: c.viewport === null ? null : JSON.stringify(c.viewport),
@@ -28,7 +28,7 @@ export async function saveJudgementCandidates(db: Kysely<DB>, pageScanId: string
     .execute();
 }
 
-export async function loadJudgementCandidates(db: Kysely<DB>, pageScanId: string): Promise<StoredCandidates | undefined> {
+export async function loadJudgementCandidates(db: Database, pageScanId: string): Promise<StoredCandidates | undefined> {
   const row = await db.selectFrom('judgement_candidates').select(['viewport', 'page_lang', 'candidates']).where('page_scan_id', '=', pageScanId).executeTakeFirst();
   if (!row) return undefined;
   return { viewport: (row.viewport as ViewportName | null) ?? null, pageLang: row.page_lang, candidates: (row.candidates as JudgementCandidate[]) ?? [] };
@@ -41,7 +41,7 @@ export interface CachedVerdictRow {
   reason: string;
 }
 
-export async function getCachedVerdicts(db: Kysely<DB>, scope: string, namespace: string, keys: ReadonlyArray<{ kind: string; hash: string }>): Promise<CachedVerdictRow[]> {
+export async function getCachedVerdicts(db: Database, scope: string, namespace: string, keys: ReadonlyArray<{ kind: string; hash: string }>): Promise<CachedVerdictRow[]> {
   if (keys.length === 0) return [];
   const rows = await db
     .selectFrom('judgement_cache')
@@ -53,7 +53,7 @@ export async function getCachedVerdicts(db: Kysely<DB>, scope: string, namespace
   return rows.map((r) => ({ kind: r.kind, hash: r.content_hash, fails: r.fails, reason: r.reason }));
 }
 
-export async function putCachedVerdicts(db: Kysely<DB>, scope: string, namespace: string, entries: readonly CachedVerdictRow[]): Promise<void> {
+export async function putCachedVerdicts(db: Database, scope: string, namespace: string, entries: readonly CachedVerdictRow[]): Promise<void> {
   if (entries.length === 0) return;
   await db
     .insertInto('judgement_cache')
@@ -66,7 +66,7 @@ export async function putCachedVerdicts(db: Kysely<DB>, scope: string, namespace
  * Makes this caller the one that asks the model about a group: true when there was no claim, or
  * the one there is older than `staleMs` (its caller died or gave up). Released by deleting it.
  */
-export async function claimJudgementGroup(db: Kysely<DB>, scope: string, namespace: string, groupHash: string, staleMs: number): Promise<boolean> {
+export async function claimJudgementGroup(db: Database, scope: string, namespace: string, groupHash: string, staleMs: number): Promise<boolean> {
   const res = await sql<{ group_hash: string }>`
     insert into judgement_claims (scope, group_hash, namespace, claimed_at) values (${scope}, ${groupHash}, ${namespace}, now())
     on conflict (scope, group_hash, namespace) do update set claimed_at = now()
@@ -75,7 +75,7 @@ export async function claimJudgementGroup(db: Kysely<DB>, scope: string, namespa
   return res.rows.length > 0;
 }
 
-export async function releaseJudgementGroup(db: Kysely<DB>, scope: string, namespace: string, groupHash: string): Promise<void> {
+export async function releaseJudgementGroup(db: Database, scope: string, namespace: string, groupHash: string): Promise<void> {
   await db.deleteFrom('judgement_claims').where('scope', '=', scope).where('namespace', '=', namespace).where('group_hash', '=', groupHash).execute();
 }
 
@@ -95,7 +95,7 @@ export interface JudgementNote {
  *   rule in `alsoFlaggedBy`) instead, so one barrier stays one issue;
  * - a passing verdict only annotates such a finding (it never removes one).
  */
-export async function saveJudgements(db: Kysely<DB>, pageScanId: string, v: { findings: readonly NewFindingRecord[]; passing: readonly JudgementNote[] }): Promise<{ added: number; annotated: number }> {
+export async function saveJudgements(db: Database, pageScanId: string, v: { findings: readonly NewFindingRecord[]; passing: readonly JudgementNote[] }): Promise<{ added: number; annotated: number }> {
   return db.transaction().execute(async (trx) => {
     await trx.deleteFrom('findings').where('page_scan_id', '=', pageScanId).where('rule_id', 'like', 'ai-%').execute();
     let added = 0;

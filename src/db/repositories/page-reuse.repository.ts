@@ -4,17 +4,15 @@
  * crawl's scan row with its findings (same fingerprints, so issues keep their identity), pictures,
  * texts and summary, in one transaction with the page's moves to `scanned` and `enriched`.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DB } from '../schema.ts';
+import { sql } from 'kysely';
+import type { Database } from '../schema.ts';
 import type { ResourceEntry, ResourceManifest, StoredRendered } from '../../shared/page-reuse.ts';
 import { savePageScanOutcome } from './page.repository.ts';
 import { transitionPage } from './crawl-page.repository.ts';
 import { addRenderedLinksFrom, type RenderedLinksFound } from './rendered-link.repository.ts';
 
-type Db = Kysely<DB> | Transaction<DB>;
-
 /** What identifies the version of a crawl's site's authentication set-up (null: it has none). */
-export async function siteAuthVersion(db: Db, crawlId: string): Promise<string | null> {
+export async function siteAuthVersion(db: Database, crawlId: string): Promise<string | null> {
   const row = await db
     .selectFrom('crawls as c')
     .innerJoin('site_auth as a', 'a.site_id', 'c.site_id')
@@ -28,7 +26,7 @@ export async function siteAuthVersion(db: Db, crawlId: string): Promise<string |
  * Of `pageIds`, those with a completed scan of another crawl whose record of what it loaded is
  * usable: the only pages worth asking `reuseUnchangedPage` about (a first crawl asks about none).
  */
-export async function pagesWithReusableScan(db: Db, crawlId: string, pageIds: readonly string[]): Promise<string[]> {
+export async function pagesWithReusableScan(db: Database, crawlId: string, pageIds: readonly string[]): Promise<string[]> {
   if (pageIds.length === 0) return [];
   const rows = await db
     .selectFrom('page_scans')
@@ -59,7 +57,7 @@ export interface ReusableScan {
  * key, completed with its enrichment (not partial, a summary written), with a usable manifest,
  * its audit no older than `auditedAfter`.
  */
-export async function findReusableScan(db: Db, v: { crawlId: string; pageId: string; auditKey: string; auditedAfter: Date }): Promise<ReusableScan | undefined> {
+export async function findReusableScan(db: Database, v: { crawlId: string; pageId: string; auditKey: string; auditedAfter: Date }): Promise<ReusableScan | undefined> {
   const row = await db
     .selectFrom('page_scans')
     .select(['id', 'crawl_id', 'reused_from_scan_id', 'audited_at', 'completed_at', 'resources', 'rendered'])
@@ -93,7 +91,7 @@ export async function findReusableScan(db: Db, v: { crawlId: string; pageId: str
  * Idempotent: a retry replaces the copy it made.
  */
 export async function carryOverScan(
-  db: Kysely<DB>,
+  db: Database,
   v: { crawlId: string; pageId: string; scanId: string; source: ReusableScan; resources: ResourceManifest; auditKey: string; links?: RenderedLinksFound },
 ): Promise<{ findings: number; moved: boolean }> {
   return db.transaction().execute(async (trx) => {

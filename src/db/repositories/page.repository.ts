@@ -1,10 +1,8 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import type { PageError, ScanCoverage, ScanStatus } from '../../shared/contracts.ts';
-import type { DB } from '../schema.ts';
+import type { Database } from '../schema.ts';
 import { pageFromRow, type PageRecord, type ScanRecord } from './records.ts';
 import type { IssueCounts } from '../../shared/contracts.ts';
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 /** A page with its open issues counted by severity (undefined: none open). */
 export interface PageWithCounts {
@@ -25,7 +23,7 @@ const countCols = (table: string) => sql<IssueCounts>`json_build_object(
   'moderate', count(*) filter (where ${sql.ref(`${table}.severity`)} = 'moderate'),
   'minor', count(*) filter (where ${sql.ref(`${table}.severity`)} = 'minor'))`;
 
-async function openIssueCounts(db: Db, pageIds: string[]): Promise<Map<string, IssueCounts>> {
+async function openIssueCounts(db: Database, pageIds: string[]): Promise<Map<string, IssueCounts>> {
   if (pageIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('issues')
@@ -40,7 +38,7 @@ async function openIssueCounts(db: Db, pageIds: string[]): Promise<Map<string, I
 /** What a page is: an HTML page loaded in the browser, or a document (a PDF) the site links to. */
 export type PageKind = 'page' | 'document';
 
-export async function listPages(db: Db, siteId: string, page: { limit: number; offset: number; kind?: PageKind }): Promise<{ rows: PageWithCounts[]; total: number }> {
+export async function listPages(db: Database, siteId: string, page: { limit: number; offset: number; kind?: PageKind }): Promise<{ rows: PageWithCounts[]; total: number }> {
   const of = <Q extends { where: (...a: any[]) => Q }>(q: Q): Q =>
     page.kind === undefined ? q : page.kind === 'document' ? q.where('media_type', 'is not', null) : q.where('media_type', 'is', null);
   const [rows, total] = await Promise.all([
@@ -51,14 +49,14 @@ export async function listPages(db: Db, siteId: string, page: { limit: number; o
   return { rows: rows.map((p) => ({ page: pageFromRow(p), counts: counts.get(p.id) })), total: total.n };
 }
 
-export async function findPage(db: Db, siteId: string, pageId: string): Promise<PageWithCounts | undefined> {
+export async function findPage(db: Database, siteId: string, pageId: string): Promise<PageWithCounts | undefined> {
   const page = await db.selectFrom('pages').selectAll().where('id', '=', pageId).where('site_id', '=', siteId).executeTakeFirst();
   if (!page) return undefined;
   return { page: pageFromRow(page), counts: (await openIssueCounts(db, [page.id])).get(page.id) };
 }
 
 /** A page's id and URL; throws if there is no such page. */
-export async function getPageUrl(db: Db, pageId: string): Promise<Pick<PageRecord, 'id' | 'url' | 'mediaType'>> {
+export async function getPageUrl(db: Database, pageId: string): Promise<Pick<PageRecord, 'id' | 'url' | 'mediaType'>> {
   const r = await db.selectFrom('pages').select(['id', 'url', 'media_type']).where('id', '=', pageId).executeTakeFirstOrThrow();
   return { id: r.id, url: r.url, mediaType: r.media_type };
 }
@@ -68,7 +66,7 @@ export async function getPageUrl(db: Db, pageId: string): Promise<Pick<PageRecor
  * (`scanned` given) its latest score, title and scan time.
  */
 export async function savePageScanOutcome(
-  db: Db,
+  db: Database,
   pageId: string,
   v: { httpStatus: number | null; scanned?: { score: number | null; title: string | null } },
 ): Promise<void> {
@@ -83,7 +81,7 @@ export async function savePageScanOutcome(
 }
 
 /** The page's scans, newest first, each with its findings counted by severity. */
-export async function pageScanHistory(db: Db, pageId: string): Promise<PageScanHistoryEntry[]> {
+export async function pageScanHistory(db: Database, pageId: string): Promise<PageScanHistoryEntry[]> {
   const rows = await db
     .selectFrom('page_scans as ps')
     .leftJoin('findings as f', 'f.page_scan_id', 'ps.id')

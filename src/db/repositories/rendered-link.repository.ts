@@ -2,11 +2,9 @@
  * Rendered discovery's hand-over: links the page-scan activity read in rendered pages, queued for
  * discovery, which admits them to the frontier (crawl_urls) or refuses them under its rules.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DB } from '../schema.ts';
+import { sql } from 'kysely';
+import type { Database } from '../schema.ts';
 import { enqueueUrls, type FrontierUrl } from './frontier.repository.ts';
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 export interface RenderedLink {
   url: string;
@@ -19,7 +17,7 @@ export interface RenderedLink {
  * limit (and at least 5,000): a site whose every page shows thousands of new links cannot fill the
  * table past what its crawl could ever use.
  */
-export async function addRenderedLinks(db: Db, v: { crawlId: string; urls: readonly string[]; depth: number; foundOn: string; foundOnHash: string | null }): Promise<number> {
+export async function addRenderedLinks(db: Database, v: { crawlId: string; urls: readonly string[]; depth: number; foundOn: string; foundOnHash: string | null }): Promise<number> {
   if (v.urls.length === 0) return 0;
   const r = await sql<{ url: string }>`
     insert into crawl_rendered_links (crawl_id, url, depth, found_on, found_on_hash)
@@ -43,7 +41,7 @@ export interface RenderedLinksFound {
 }
 
 /** Queues a crawl page's rendered links one level below it (nothing when the page left the crawl). */
-export async function addRenderedLinksFrom(db: Db, crawlId: string, pageId: string, links: RenderedLinksFound): Promise<number> {
+export async function addRenderedLinksFrom(db: Database, crawlId: string, pageId: string, links: RenderedLinksFound): Promise<number> {
   if (links.urls.length === 0) return 0;
   const depth = await crawlPageDepth(db, crawlId, pageId);
   if (depth === undefined) return 0;
@@ -51,7 +49,7 @@ export async function addRenderedLinksFrom(db: Db, crawlId: string, pageId: stri
 }
 
 /** Queued links, shallowest first, then in the order they were found. */
-export async function nextRenderedLinks(db: Db, crawlId: string, limit: number): Promise<RenderedLink[]> {
+export async function nextRenderedLinks(db: Database, crawlId: string, limit: number): Promise<RenderedLink[]> {
   return db
     .selectFrom('crawl_rendered_links')
     .select(['url', 'depth'])
@@ -64,7 +62,7 @@ export async function nextRenderedLinks(db: Db, crawlId: string, limit: number):
 }
 
 /** Discovery's verdict on queued links: the admitted ones join the frontier, in the same transaction. */
-export async function admitRenderedLinks(db: Kysely<DB>, crawlId: string, admitted: readonly FrontierUrl[], refused: readonly string[]): Promise<void> {
+export async function admitRenderedLinks(db: Database, crawlId: string, admitted: readonly FrontierUrl[], refused: readonly string[]): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await enqueueUrls(trx, crawlId, admitted);
     for (const [state, urls] of [
@@ -78,7 +76,7 @@ export async function admitRenderedLinks(db: Kysely<DB>, crawlId: string, admitt
 }
 
 /** Where an admitted rendered link was first found, and what that page showed (for a route page's scan). */
-export async function renderedLinkOrigin(db: Db, crawlId: string, url: string): Promise<{ foundOn: string; foundOnHash: string | null } | undefined> {
+export async function renderedLinkOrigin(db: Database, crawlId: string, url: string): Promise<{ foundOn: string; foundOnHash: string | null } | undefined> {
   const r = await db
     .selectFrom('crawl_rendered_links')
     .select(['found_on', 'found_on_hash'])
@@ -93,7 +91,7 @@ export async function renderedLinkOrigin(db: Db, crawlId: string, url: string): 
  * Whether every page of the crawl has been scanned or has failed: no page is waiting or being
  * scanned, so no rendered link can still arrive from a page discovery already registered.
  */
-export async function crawlScansSettled(db: Db, crawlId: string): Promise<boolean> {
+export async function crawlScansSettled(db: Database, crawlId: string): Promise<boolean> {
   const r = await db
     .selectFrom('crawl_pages')
     .select('page_id')
@@ -105,7 +103,7 @@ export async function crawlScansSettled(db: Db, crawlId: string): Promise<boolea
 }
 
 /** The depth of a page in a crawl (undefined when it is not part of it). */
-export async function crawlPageDepth(db: Db, crawlId: string, pageId: string): Promise<number | undefined> {
+export async function crawlPageDepth(db: Database, crawlId: string, pageId: string): Promise<number | undefined> {
   const r = await db.selectFrom('crawl_pages').select('depth').where('crawl_id', '=', crawlId).where('page_id', '=', pageId).executeTakeFirst();
   return r?.depth;
 }
@@ -117,7 +115,7 @@ export async function crawlPageDepth(db: Db, crawlId: string, pageId: string): P
  * frontier entry stays (as `outcome`) so the URL is not found again, and the page's row goes too
  * when no other crawl has it. Once only: a retry finds nothing left to take out.
  */
-export async function dropRenderedPage(db: Kysely<DB>, v: { crawlId: string; pageId: string; url: string; brokenLink: boolean; outcome: string }): Promise<boolean> {
+export async function dropRenderedPage(db: Database, v: { crawlId: string; pageId: string; url: string; brokenLink: boolean; outcome: string }): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const gone = await trx.deleteFrom('crawl_pages').where('crawl_id', '=', v.crawlId).where('page_id', '=', v.pageId).returning('page_id').executeTakeFirst();
     if (!gone) return false;

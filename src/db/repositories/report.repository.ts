@@ -6,9 +6,9 @@
  * A report's scope is one single-page scan or one crawl; in a crawl only pages whose scan
  * succeeded contribute findings, as in the crawl's finalization.
  */
-import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { InteractionState, IssueStatus, IssueType, Severity, ViewportName, WcagLevel } from '../../shared/contracts.ts';
-import type { DB } from '../schema.ts';
+import type { Database } from '../schema.ts';
 import { wcagCriteria } from '../../shared/wcag.ts';
 import { severityOfRank, severityRank } from './severity.ts';
 
@@ -85,7 +85,7 @@ const SEVERITY_RANK = severityRank('f.severity');
 // ---- the crawl before ------------------------------------------------------------------------
 
 /** The site's last crawl that ended with results before this one. */
-export async function previousCrawl(db: Kysely<DB>, siteId: string, crawl: { id: string; createdAt: Date }) {
+export async function previousCrawl(db: Database, siteId: string, crawl: { id: string; createdAt: Date }) {
   const r = await db
     .selectFrom('crawls')
     .select(['id', 'completed_at', 'overall_score'])
@@ -110,7 +110,7 @@ export interface CountsRow {
 }
 
 /** Findings counted by severity, type and WCAG principle (the criterion's first digit). */
-export async function findingCounts(db: Kysely<DB>, scope: ReportScope): Promise<{ rows: CountsRow[]; pagesAffected: number }> {
+export async function findingCounts(db: Database, scope: ReportScope): Promise<{ rows: CountsRow[]; pagesAffected: number }> {
   const [rows, pages] = await Promise.all([
     sql<CountsRow>`
       select f.severity, f.type, substr(f.wcag_criterion, 1, 1)::int as principle, count(*)::int as n
@@ -133,7 +133,7 @@ export async function findingCounts(db: Kysely<DB>, scope: ReportScope): Promise
 const DOCUMENT_SCAN = sql<SqlBool>`coalesce(ps.coverage ? 'document', false)`;
 
 /** Confirmed issues per criterion and the pages they are on, HTML pages and documents apart (`document`). */
-export async function confirmedByCriterion(db: Kysely<DB>, scope: ReportScope): Promise<Array<{ criterion: string; issues: number; pages: number; document: boolean }>> {
+export async function confirmedByCriterion(db: Database, scope: ReportScope): Promise<Array<{ criterion: string; issues: number; pages: number; document: boolean }>> {
   const res = await sql<{ criterion: string; issues: number; pages: number; document: boolean }>`
     with fc as (
       select distinct f.id, f.page_scan_id, c, ${DOCUMENT_SCAN} as document
@@ -181,7 +181,7 @@ export interface ReportExampleRow {
  * Findings grouped by WCAG criterion and rule, with up to three examples (one with a picture first,
  * when the group has one) and five page URLs each.
  */
-export async function issueGroups(db: Kysely<DB>, scope: ReportScope, htmlChars = 400): Promise<GroupRow[]> {
+export async function issueGroups(db: Database, scope: ReportScope, htmlChars = 400): Promise<GroupRow[]> {
   const res = await sql<{
     rule_id: string;
     wcag_criterion: string;
@@ -256,7 +256,7 @@ export interface PassRow {
 }
 
 /** Rules that passed, per rule and criterion, over the report's pages (from each scan's stored passes). */
-export async function passedRules(db: Kysely<DB>, scope: ReportScope): Promise<PassRow[]> {
+export async function passedRules(db: Database, scope: ReportScope): Promise<PassRow[]> {
   const res = await sql<PassRow>`
     select e->>'ruleId' as "ruleId", min(e->>'help') as help, e->>'wcagCriterion' as "wcagCriterion",
            coalesce(sum((e->>'elements')::int), 0)::int as elements, count(distinct ps.id)::int as pages
@@ -288,7 +288,7 @@ const pageCounts = sql`
   count(f.id) filter (where f.severity = 'minor')::int as minor`;
 
 /** The report's pages: every page scanned, and in a crawl every page that failed (not those a cancel left unscanned). */
-export async function reportPages(db: Kysely<DB>, scope: ReportScope): Promise<PageRow[]> {
+export async function reportPages(db: Database, scope: ReportScope): Promise<PageRow[]> {
   // Two simple queries merged here rather than one join: on a crawl just written, stale planner
   // statistics turn the join of pages, scans and findings into a quadratic nested loop.
   const [pages, counts] = await Promise.all([
@@ -335,7 +335,7 @@ export interface TrendRow {
 }
 
 /** The site's crawls that ended with results, up to and including this one, oldest first (at most `max`). */
-export async function crawlTrend(db: Kysely<DB>, siteId: string, upTo: { createdAt: Date }, max = 12): Promise<TrendRow[]> {
+export async function crawlTrend(db: Database, siteId: string, upTo: { createdAt: Date }, max = 12): Promise<TrendRow[]> {
   const res = await sql<TrendRow>`
     select c.id as "crawlId", c.completed_at as "completedAt", c.overall_score as "overallScore",
            c.new_issues as "newIssues", c.fixed_issues as "fixedIssues", k.critical, k.serious, k.moderate, k.minor
@@ -370,7 +370,7 @@ async function* batches<T>(rows: AsyncIterable<T>, size: number): AsyncGenerator
  * Every finding of the report, ordered by severity, page URL and id. In a crawl each carries the
  * site issue it belongs to (id, status, first and last seen); a single scan's findings are open.
  */
-export function streamIssueRows(db: Kysely<DB>, scope: ReportScope, batchSize = 1000): AsyncGenerator<IssueRow[]> {
+export function streamIssueRows(db: Database, scope: ReportScope, batchSize = 1000): AsyncGenerator<IssueRow[]> {
   const siteId = scope.kind === 'crawl' ? scope.siteId : null;
   const rows = db
     .selectFrom('findings as f')
@@ -418,7 +418,7 @@ function changeEntry(crawlId: string, change: DiffChange) {
   return JSON.stringify([{ crawlId, changedBy: 'crawl', to: change === 'new' ? 'open' : 'fixed' }]);
 }
 
-export function streamDiffRows(db: Kysely<DB>, siteId: string, crawlId: string, change: DiffChange, batchSize = 1000): AsyncGenerator<DiffRow[]> {
+export function streamDiffRows(db: Database, siteId: string, crawlId: string, change: DiffChange, batchSize = 1000): AsyncGenerator<DiffRow[]> {
   const entry = changeEntry(crawlId, change);
   const rows = db
     .selectFrom('issues as i')
@@ -451,7 +451,7 @@ export function streamDiffRows(db: Kysely<DB>, siteId: string, crawlId: string, 
 }
 
 /** New or fixed issues of a crawl counted per rule, most first. */
-export async function diffByRule(db: Kysely<DB>, siteId: string, crawlId: string, change: DiffChange): Promise<DiffByRule[]> {
+export async function diffByRule(db: Database, siteId: string, crawlId: string, change: DiffChange): Promise<DiffByRule[]> {
   const res = await sql<{ rule_id: string; title: string | null; wcag_criterion: string; sev: number; n: number }>`
     select i.rule_id, min(f.engine_help) as title, i.wcag_criterion,
            min(${severityRank('i.severity')}) as sev,

@@ -1,8 +1,8 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import type { PassedRuleInfo, ScanSummary } from '../../shared/summary.ts';
 import type { PageError, ScanCoverage, ScanStage, ScanStatus } from '../../shared/contracts.ts';
 import { ENDED_SCAN_STATUSES, stageProgress } from '../../shared/contracts.ts';
-import type { DB, NewFinding } from '../schema.ts';
+import type { Database, NewFinding } from '../schema.ts';
 import { findingFromRow, mapRow, scanFromRow, type ScanRecord } from './records.ts';
 import type { FindingRecord, NewFindingRecord } from '../../shared/findings.ts';
 import { severityRank } from './severity.ts';
@@ -10,9 +10,7 @@ import type { PageWaysFacts } from '../../shared/page-titles.ts';
 import type { ResourceManifest, StoredRendered } from '../../shared/page-reuse.ts';
 import { insertScreenshots, type ScreenshotStoreOptions } from './screenshot.repository.ts';
 
-type Db = Kysely<DB> | Transaction<DB>;
-
-export async function insertSingleScan(db: Db, values: { url: string; clientIp: string | null }): Promise<ScanRecord> {
+export async function insertSingleScan(db: Database, values: { url: string; clientIp: string | null }): Promise<ScanRecord> {
   const row = await db
     .insertInto('page_scans')
     .values({ kind: 'single', url: values.url, client_ip: values.clientIp })
@@ -21,20 +19,20 @@ export async function insertSingleScan(db: Db, values: { url: string; clientIp: 
   return scanFromRow(row);
 }
 
-export async function deleteScan(db: Db, id: string): Promise<void> {
+export async function deleteScan(db: Database, id: string): Promise<void> {
   await db.deleteFrom('page_scans').where('id', '=', id).execute();
 }
 
-export async function findScan(db: Db, id: string): Promise<ScanRecord | undefined> {
+export async function findScan(db: Database, id: string): Promise<ScanRecord | undefined> {
   return mapRow(scanFromRow, await db.selectFrom('page_scans').selectAll().where('id', '=', id).executeTakeFirst());
 }
 
-export async function findSingleScan(db: Db, id: string): Promise<ScanRecord | undefined> {
+export async function findSingleScan(db: Database, id: string): Promise<ScanRecord | undefined> {
   return mapRow(scanFromRow, await db.selectFrom('page_scans').selectAll().where('id', '=', id).where('kind', '=', 'single').executeTakeFirst());
 }
 
 export async function listSingleScans(
-  db: Db,
+  db: Database,
   page: { limit: number; offset: number },
 ): Promise<{ rows: ScanRecord[]; total: number }> {
   const [rows, total] = await Promise.all([
@@ -61,7 +59,7 @@ const notEnded = ENDED_SCAN_STATUSES as ScanStatus[];
 /** Milliseconds from the scan's start (or creation) to now, for `duration_ms` when a scan ends. */
 const DURATION_MS = sql<number>`(extract(epoch from (now() - coalesce(started_at, created_at))) * 1000)::int`;
 
-export async function markScanRunning(db: Db, id: string): Promise<ScanRecord | undefined> {
+export async function markScanRunning(db: Database, id: string): Promise<ScanRecord | undefined> {
   const row = await db
     .updateTable('page_scans')
     .set({
@@ -78,7 +76,7 @@ export async function markScanRunning(db: Db, id: string): Promise<ScanRecord | 
 }
 
 /** Moves a running scan to a stage; progress only ever rises. */
-export async function setScanStage(db: Db, id: string, stage: ScanStage): Promise<void> {
+export async function setScanStage(db: Database, id: string, stage: ScanStage): Promise<void> {
   await db
     .updateTable('page_scans')
     .set({ current_stage: stage, progress: sql<number>`greatest(progress, ${stageProgress(stage)})` })
@@ -128,7 +126,7 @@ export function findingToRow(pageScanId: string, f: NewFindingRecord): NewFindin
 }
 
 /** Replaces the scan's findings with this result: a retried scan never adds duplicates. */
-export async function saveScanResult(db: Kysely<DB>, id: string, r: ScanResultValues): Promise<void> {
+export async function saveScanResult(db: Database, id: string, r: ScanResultValues): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('findings').where('page_scan_id', '=', id).execute();
     const inserted = new Map<string, string>();
@@ -160,7 +158,7 @@ export async function saveScanResult(db: Kysely<DB>, id: string, r: ScanResultVa
 }
 
 export async function saveScanPageInfo(
-  db: Db,
+  db: Database,
   id: string,
   v: { finalUrl: string | null; httpStatus: number | null; pageTitle?: string | null },
 ): Promise<void> {
@@ -173,7 +171,7 @@ export async function saveScanPageInfo(
 
 /** Ends a scan once; a second call (a retried activity) changes nothing. */
 export async function finishScan(
-  db: Db,
+  db: Database,
   id: string,
   v: { status: ScanStatus; error?: PageError | null; summary?: ScanSummary },
 ): Promise<ScanRecord | undefined> {
@@ -213,7 +211,7 @@ export const SCAN_RETENTION_BOUNDS: ScanRetentionBounds = { batchSize: 20, batch
  * the same moment skip each other's rows instead of waiting on them; running it again deletes only
  * what is due then. Answers how many scans it deleted.
  */
-export async function purgeExpiredScans(db: Kysely<DB>, days: number, bounds: ScanRetentionBounds = SCAN_RETENTION_BOUNDS): Promise<number> {
+export async function purgeExpiredScans(db: Database, days: number, bounds: ScanRetentionBounds = SCAN_RETENTION_BOUNDS): Promise<number> {
   const cutoff = sql<Date>`now() - make_interval(days => ${days}::int)`;
   let deleted = 0;
   for (let batch = 0; batch < bounds.batches; batch++) {
@@ -254,7 +252,7 @@ export interface CrawlPageFacts {
  * what the page row takes over from it.
  */
 export async function endCrawlPageScan(
-  db: Db,
+  db: Database,
   id: string,
   error: PageError | null,
   facts: CrawlPageFacts = {},
@@ -277,12 +275,12 @@ export async function endCrawlPageScan(
   return { score: row.score, pageTitle: row.page_title, httpStatus: row.http_status };
 }
 
-export async function saveSummary(db: Db, id: string, summary: ScanSummary): Promise<void> {
+export async function saveSummary(db: Database, id: string, summary: ScanSummary): Promise<void> {
   await db.updateTable('page_scans').set({ summary: JSON.stringify(summary) }).where('id', '=', id).execute();
 }
 
 
-export async function listFindings(db: Db, scanId: string): Promise<FindingRecord[]> {
+export async function listFindings(db: Database, scanId: string): Promise<FindingRecord[]> {
   const rows = await db
     .selectFrom('findings')
     .selectAll()
@@ -295,23 +293,23 @@ export async function listFindings(db: Db, scanId: string): Promise<FindingRecor
 }
 
 /** Records that the flow of a flow page's scan has run its steps (see `flowRanAt`). */
-export async function markFlowRan(db: Db, id: string): Promise<void> {
+export async function markFlowRan(db: Database, id: string): Promise<void> {
   await db.updateTable('page_scans').set({ flow_ran_at: new Date() }).where('id', '=', id).where('flow_ran_at', 'is', null).execute();
 }
 
 /** When the flow of this flow page's scan ran its steps, if an attempt got that far. */
-export async function flowRanAt(db: Db, id: string): Promise<Date | null> {
+export async function flowRanAt(db: Database, id: string): Promise<Date | null> {
   const row = await db.selectFrom('page_scans').select('flow_ran_at').where('id', '=', id).executeTakeFirst();
   return row?.flow_ran_at ?? null;
 }
 
-export async function countFindings(db: Db, scanId: string): Promise<number> {
+export async function countFindings(db: Database, scanId: string): Promise<number> {
   const r = await db.selectFrom('findings').select((eb) => eb.fn.countAll<number>().as('n')).where('page_scan_id', '=', scanId).executeTakeFirstOrThrow();
   return r.n;
 }
 
 export async function updateFindingTexts(
-  db: Db,
+  db: Database,
   texts: ReadonlyArray<{ id: string; description: string; fixSuggestion: string; enrichedBy: string }>,
 ): Promise<void> {
   // One statement per 500 findings: pages with hundreds of findings are common.

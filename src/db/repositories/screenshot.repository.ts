@@ -3,10 +3,8 @@
  * its finding. A crawl keeps one per issue group (the first page scanned that has the group) up to
  * its cap; a single-page scan keeps those its scan took.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DB } from '../schema.ts';
-
-type Db = Kysely<DB> | Transaction<DB>;
+import { sql, type Transaction } from 'kysely';
+import type { Database, DB } from '../schema.ts';
 
 export interface ScreenshotImage {
   mime: string;
@@ -30,7 +28,7 @@ export interface ScreenshotStoreOptions {
 }
 
 /** Of these group keys, those the crawl already has a picture of, and how many pictures it has. */
-export async function crawlPictures(db: Db, crawlId: string, groupKeys: readonly string[]): Promise<{ pictured: Set<string>; count: number }> {
+export async function crawlPictures(db: Database, crawlId: string, groupKeys: readonly string[]): Promise<{ pictured: Set<string>; count: number }> {
   const [count, rows] = await Promise.all([
     db.selectFrom('finding_screenshots').select((eb) => eb.fn.countAll<number>().as('n')).where('crawl_id', '=', crawlId).executeTakeFirstOrThrow(),
     groupKeys.length
@@ -78,7 +76,7 @@ export async function insertScreenshots(trx: Transaction<DB>, inserted: Readonly
 }
 
 /** The picture of a single-page scan's finding, or undefined when the finding is not the scan's or has none. */
-export async function scanFindingScreenshot(db: Db, scanId: string, findingId: string): Promise<ScreenshotImage | undefined> {
+export async function scanFindingScreenshot(db: Database, scanId: string, findingId: string): Promise<ScreenshotImage | undefined> {
   return db
     .selectFrom('finding_screenshots as s')
     .innerJoin('findings as f', 'f.id', 's.finding_id')
@@ -94,7 +92,7 @@ export async function scanFindingScreenshot(db: Db, scanId: string, findingId: s
  * The picture of a site issue: its latest finding's, or else the latest one taken of a finding with
  * the same identity on that site; undefined when the issue is not the site's or none exists.
  */
-export async function siteIssueScreenshot(db: Db, siteId: string, issueId: string): Promise<ScreenshotImage | undefined> {
+export async function siteIssueScreenshot(db: Database, siteId: string, issueId: string): Promise<ScreenshotImage | undefined> {
   const issue = await db.selectFrom('issues').select(['fingerprint', 'last_finding_id']).where('id', '=', issueId).where('site_id', '=', siteId).executeTakeFirst();
   if (!issue) return undefined;
   const cols = ['s.mime', 's.image', 's.width', 's.height'] as const;
@@ -115,7 +113,7 @@ export async function siteIssueScreenshot(db: Db, siteId: string, issueId: strin
 }
 
 /** Pictures of these findings (at most as many as asked), by finding id. */
-export async function screenshotsOf(db: Db, findingIds: readonly string[]): Promise<Map<string, ScreenshotImage>> {
+export async function screenshotsOf(db: Database, findingIds: readonly string[]): Promise<Map<string, ScreenshotImage>> {
   if (!findingIds.length) return new Map();
   const rows = await db
     .selectFrom('finding_screenshots')

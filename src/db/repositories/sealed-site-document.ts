@@ -1,7 +1,5 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DB } from '../schema.ts';
-
-type Db = Kysely<DB> | Transaction<DB>;
+import { sql } from 'kysely';
+import type { Database } from '../schema.ts';
 
 /** The tables that keep one sealed document per site: its authentication set-up, its scripted flows. */
 export type SealedSiteTable = 'site_auth' | 'site_flows';
@@ -28,7 +26,7 @@ export function sealedSiteDocuments(name: SealedSiteTable) {
   const table = name as 'site_auth';
   return {
     /** Writes (or replaces) the document in one statement: a failed write leaves the old one whole. */
-    async put(db: Db, v: { siteId: string; sealed: SealedColumns; summary: unknown }): Promise<{ row: SealedSiteRow; created: boolean }> {
+    async put(db: Database, v: { siteId: string; sealed: SealedColumns; summary: unknown }): Promise<{ row: SealedSiteRow; created: boolean }> {
       const columns = { ciphertext: v.sealed.ciphertext, iv: v.sealed.iv, tag: v.sealed.tag, key_id: v.sealed.keyId, summary: JSON.stringify(v.summary) };
       const r = await db
         .insertInto(table)
@@ -41,19 +39,19 @@ export function sealedSiteDocuments(name: SealedSiteTable) {
       return { row: fromRow(r), created: r.inserted };
     },
 
-    async find(db: Db, siteId: string): Promise<SealedSiteRow | undefined> {
+    async find(db: Database, siteId: string): Promise<SealedSiteRow | undefined> {
       const r = await db.selectFrom(table).selectAll().where('site_id', '=', siteId).executeTakeFirst();
       return r ? fromRow(r) : undefined;
     },
 
     /** Whether there was one to delete. */
-    async delete(db: Db, siteId: string): Promise<boolean> {
+    async delete(db: Database, siteId: string): Promise<boolean> {
       const r = await db.deleteFrom(table).where('site_id', '=', siteId).executeTakeFirst();
       return Number(r.numDeletedRows) > 0;
     },
 
     /** The document of the site a crawl belongs to, with the site's current base URL; undefined when it has none. */
-    async findForCrawl(db: Db, crawlId: string): Promise<(SealedSiteRow & { baseUrl: string }) | undefined> {
+    async findForCrawl(db: Database, crawlId: string): Promise<(SealedSiteRow & { baseUrl: string }) | undefined> {
       const r = await db
         .selectFrom('crawls')
         .innerJoin('sites', 'sites.id', 'crawls.site_id')

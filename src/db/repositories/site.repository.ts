@@ -1,11 +1,8 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../schema.ts';
+import type { Database } from '../schema.ts';
 import { mapRow, siteFromRow, type SiteRecord } from './records.ts';
 
-type Db = Kysely<DB> | Transaction<DB>;
-
 /** Creates the site of a host name, or returns the one that exists (`created: false`). */
-export async function upsertSite(db: Db, v: { hostname: string; baseUrl: string }): Promise<{ site: SiteRecord; created: boolean }> {
+export async function upsertSite(db: Database, v: { hostname: string; baseUrl: string }): Promise<{ site: SiteRecord; created: boolean }> {
   const inserted = await db
     .insertInto('sites')
     .values({ hostname: v.hostname, name: v.hostname, base_url: v.baseUrl })
@@ -17,20 +14,20 @@ export async function upsertSite(db: Db, v: { hostname: string; baseUrl: string 
   return { site: siteFromRow(existing), created: false };
 }
 
-export async function findSite(db: Db, id: string): Promise<SiteRecord | undefined> {
+export async function findSite(db: Database, id: string): Promise<SiteRecord | undefined> {
   return mapRow(siteFromRow, await db.selectFrom('sites').selectAll().where('id', '=', id).executeTakeFirst());
 }
 
 /** The address the site really lives at (its home page redirected, e.g. to www.); its identity, `hostname`, stays. */
-export async function setSiteBaseUrl(db: Db, id: string, baseUrl: string): Promise<void> {
+export async function setSiteBaseUrl(db: Database, id: string, baseUrl: string): Promise<void> {
   await db.updateTable('sites').set({ base_url: baseUrl }).where('id', '=', id).execute();
 }
 
-export async function listSites(db: Db): Promise<SiteRecord[]> {
+export async function listSites(db: Database): Promise<SiteRecord[]> {
   return (await db.selectFrom('sites').selectAll().orderBy('hostname').orderBy('id').execute()).map(siteFromRow);
 }
 
-export async function countOpenIssues(db: Db, siteId: string): Promise<number> {
+export async function countOpenIssues(db: Database, siteId: string): Promise<number> {
   const r = await db
     .selectFrom('issues')
     .select((eb) => eb.fn.countAll<number>().as('n'))

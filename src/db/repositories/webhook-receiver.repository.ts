@@ -7,8 +7,8 @@
  * two workers never both take its last slot. Times are the database's (`now()`), one clock for
  * every worker.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DB } from '../schema.ts';
+import { sql, type Transaction } from 'kysely';
+import type { Database, DB } from '../schema.ts';
 
 export interface ReceiverLimits {
   /** Deliveries in flight to one receiver at once (1 while it is half-open). */
@@ -30,7 +30,7 @@ export type ReceiverOutcome = 'healthy' | 'unwell' | 'untried';
 const lock = (trx: Transaction<DB>, origin: string) => sql`select pg_advisory_xact_lock(hashtext(${`webhook-receiver:${origin}`}))`.execute(trx);
 
 /** Takes one of the receiver's slots for `deliveryId` (again, if it holds one), or says why not. */
-export async function acquireReceiverSlot(db: Kysely<DB>, origin: string, deliveryId: string, limits: ReceiverLimits): Promise<ReceiverGate> {
+export async function acquireReceiverSlot(db: Database, origin: string, deliveryId: string, limits: ReceiverLimits): Promise<ReceiverGate> {
   return db.transaction().execute(async (trx) => {
     await lock(trx, origin);
     const state = await trx
@@ -66,7 +66,7 @@ export async function acquireReceiverSlot(db: Kysely<DB>, origin: string, delive
  * Returns the pause this call started, if any.
  */
 export async function releaseReceiverSlot(
-  db: Kysely<DB>,
+  db: Database,
   origin: string,
   deliveryId: string,
   outcome: ReceiverOutcome,
@@ -106,6 +106,6 @@ export async function releaseReceiverSlot(
 }
 
 /** A receiver's breaker as it stands (tests and operators): undefined when it has no failures to remember. */
-export async function findReceiver(db: Kysely<DB>, origin: string) {
+export async function findReceiver(db: Database, origin: string) {
   return db.selectFrom('webhook_receivers').selectAll().where('origin', '=', origin).executeTakeFirst();
 }

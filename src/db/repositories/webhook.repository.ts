@@ -7,15 +7,13 @@
  * keeps the newest `keep` deliveries of a webhook, and every one still pending.
  */
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Sealed } from '../../security/secrets.ts';
-import type { DB, WebhookDeliveriesTable, WebhooksTable } from '../schema.ts';
+import type { Database, WebhookDeliveriesTable, WebhooksTable } from '../schema.ts';
 import { crawlEvents, generateWebhookSecret, type WebhookEvent } from '../../shared/webhooks.ts';
 import type { ScanRecord } from './records.ts';
 import { previousCrawl } from './report.repository.ts';
 import { insertSingleScan } from './scan.repository.ts';
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 export interface WebhookRecord {
   id: string;
@@ -98,7 +96,7 @@ const sealedColumns = (sealed: Sealed) => ({
  * only as `seal` seals them).
  */
 export async function putSiteWebhooks(
-  db: Kysely<DB>,
+  db: Database,
   siteId: string,
   items: readonly WebhookInput[],
   seal: SealWebhookSecret,
@@ -150,25 +148,25 @@ export async function putSiteWebhooks(
   });
 }
 
-export async function listSiteWebhooks(db: Db, siteId: string): Promise<WebhookRecord[]> {
+export async function listSiteWebhooks(db: Database, siteId: string): Promise<WebhookRecord[]> {
   const rows = await db.selectFrom('webhooks').selectAll().where('site_id', '=', siteId).orderBy('position').orderBy('id').execute();
   return rows.map(webhookOf);
 }
 
 /** How many webhooks were deleted (their logs go with them). */
-export async function deleteSiteWebhooks(db: Db, siteId: string): Promise<number> {
+export async function deleteSiteWebhooks(db: Database, siteId: string): Promise<number> {
   const r = await db.deleteFrom('webhooks').where('site_id', '=', siteId).executeTakeFirst();
   return Number(r.numDeletedRows);
 }
 
-export async function findSiteWebhook(db: Db, siteId: string, id: string): Promise<WebhookRecord | undefined> {
+export async function findSiteWebhook(db: Database, siteId: string, id: string): Promise<WebhookRecord | undefined> {
   const row = await db.selectFrom('webhooks').selectAll().where('site_id', '=', siteId).where('id', '=', id).executeTakeFirst();
   return row ? webhookOf(row) : undefined;
 }
 
 /** A single-page scan and its webhook (`webhookUrl`), written together: both or neither. */
 export async function insertSingleScanWithWebhook(
-  db: Kysely<DB>,
+  db: Database,
   values: Parameters<typeof insertSingleScan>[1],
   webhook: { url: string; secret: string },
   seal: SealWebhookSecret,
@@ -185,7 +183,7 @@ export async function insertSingleScanWithWebhook(
 }
 
 /** A webhook's deliveries, newest first. */
-export async function listWebhookDeliveries(db: Db, webhookId: string, page: { limit: number; offset: number }): Promise<{ rows: DeliveryRecord[]; total: number }> {
+export async function listWebhookDeliveries(db: Database, webhookId: string, page: { limit: number; offset: number }): Promise<{ rows: DeliveryRecord[]; total: number }> {
   const [rows, total] = await Promise.all([
     db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhookId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
     db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<string>().as('n')).where('webhook_id', '=', webhookId).executeTakeFirstOrThrow(),
@@ -197,7 +195,7 @@ export async function listWebhookDeliveries(db: Db, webhookId: string, page: { l
  * Deletes a webhook's deliveries beyond its newest `keep`, never one still pending (its workflow
  * is sending it). Idempotent: run again, it deletes nothing more. Returns how many it deleted.
  */
-export async function pruneDeliveries(db: Db, webhookIds: readonly string[], keep: number): Promise<number> {
+export async function pruneDeliveries(db: Database, webhookIds: readonly string[], keep: number): Promise<number> {
   if (!webhookIds.length) return 0;
   const r = await sql`
     delete from webhook_deliveries d
@@ -223,7 +221,7 @@ export interface DeliveryLogBounds {
  * the ids of those not delivered yet.
  */
 async function plan(
-  db: Kysely<DB>,
+  db: Database,
   rows: Array<{ webhookId: string; event: WebhookEvent; subjectId: string; payload: Record<string, unknown> }>,
   bounds: DeliveryLogBounds,
 ): Promise<string[]> {
@@ -250,7 +248,7 @@ async function plan(
 }
 
 /** The deliveries an ended crawl owes its site's webhooks (completed, failed, regressed). */
-export async function planCrawlDeliveries(db: Kysely<DB>, crawlId: string, bounds: DeliveryLogBounds, now = new Date()): Promise<string[]> {
+export async function planCrawlDeliveries(db: Database, crawlId: string, bounds: DeliveryLogBounds, now = new Date()): Promise<string[]> {
   const crawl = await db.selectFrom('crawls').selectAll().where('id', '=', crawlId).executeTakeFirst();
   if (!crawl || ['queued', 'running'].includes(crawl.status)) return [];
   const hooks = await listSiteWebhooks(db, crawl.site_id);
@@ -281,7 +279,7 @@ export async function planCrawlDeliveries(db: Kysely<DB>, crawlId: string, bound
 }
 
 /** The delivery an ended single-page scan owes its `webhookUrl`, if it has one. */
-export async function planScanDeliveries(db: Kysely<DB>, scanId: string, bounds: DeliveryLogBounds, now = new Date()): Promise<string[]> {
+export async function planScanDeliveries(db: Database, scanId: string, bounds: DeliveryLogBounds, now = new Date()): Promise<string[]> {
   const hook = await db.selectFrom('webhooks').select('id').where('scan_id', '=', scanId).executeTakeFirst();
   if (!hook) return [];
   const scan = await db.selectFrom('page_scans').selectAll().where('id', '=', scanId).executeTakeFirst();
@@ -317,7 +315,7 @@ export interface DeliveryToSend {
   plaintextSecret: string | null;
 }
 
-export async function loadDelivery(db: Db, id: string): Promise<DeliveryToSend | undefined> {
+export async function loadDelivery(db: Database, id: string): Promise<DeliveryToSend | undefined> {
   const r = await db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
@@ -346,7 +344,7 @@ export async function loadDelivery(db: Db, id: string): Promise<DeliveryToSend |
  * that ended prunes its webhook's log in the same transaction.
  */
 export async function recordDeliveryAttempt(
-  db: Kysely<DB>,
+  db: Database,
   id: string,
   r: { ok: boolean; statusCode: number | null; error: string | null; final: boolean },
   bounds: DeliveryLogBounds,
@@ -370,7 +368,7 @@ export async function recordDeliveryAttempt(
 }
 
 /** Notes on a pending delivery why it is waiting (its receiver is paused); not an attempt. */
-export async function noteDeliveryWait(db: Db, id: string, reason: string): Promise<void> {
+export async function noteDeliveryWait(db: Database, id: string, reason: string): Promise<void> {
   await db
     .updateTable('webhook_deliveries')
     .set({ last_error: reason.slice(0, 500) })
@@ -384,7 +382,7 @@ export async function noteDeliveryWait(db: Db, id: string, reason: string): Prom
  * Marks a delivery that is still pending failed, without an attempt: it could not be sent at all
  * (its secret does not open, its time ran out). Prunes its webhook's log like any delivery that ended.
  */
-export async function giveUpDelivery(db: Kysely<DB>, id: string, reason: string, bounds: DeliveryLogBounds): Promise<boolean> {
+export async function giveUpDelivery(db: Database, id: string, reason: string, bounds: DeliveryLogBounds): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('webhook_deliveries')
@@ -402,13 +400,13 @@ export async function giveUpDelivery(db: Kysely<DB>, id: string, reason: string,
  * Seals the plaintext secret of a webhook written before secrets were sealed, if it still has
  * that plaintext (another worker may have sealed it meanwhile). Returns whether it did.
  */
-export async function sealPlaintextSecret(db: Db, webhookId: string, plaintext: string, sealed: Sealed): Promise<boolean> {
+export async function sealPlaintextSecret(db: Database, webhookId: string, plaintext: string, sealed: Sealed): Promise<boolean> {
   const r = await db.updateTable('webhooks').set(sealedColumns(sealed)).where('id', '=', webhookId).where('secret', '=', plaintext).executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
 
 /** Webhooks whose secret is still plaintext (written before secrets were sealed), a batch at a time. */
-export async function listPlaintextSecrets(db: Db, limit: number): Promise<Array<{ id: string; secret: string }>> {
+export async function listPlaintextSecrets(db: Database, limit: number): Promise<Array<{ id: string; secret: string }>> {
   const rows = await db.selectFrom('webhooks').select(['id', 'secret']).where('secret', 'is not', null).orderBy('id').limit(limit).execute();
   return rows.map((r) => ({ id: r.id, secret: r.secret! }));
 }

@@ -31,7 +31,7 @@ const ISSUE_COLUMNS: ColumnSpec<ReportIssueRow>[] = [
   { header: 'Viewport', kind: 'text', get: (r) => viewportText(r.viewport), max: 20 },
   // A link to the API's picture of the element (our own URL, never page content).
   { header: 'Screenshot', kind: 'link', get: (r) => r.screenshotUrl, max: 60 },
-  // Every criterion the issue fails, the primary first (issue 31; last, so the older columns keep
+  // Every criterion the issue fails, the primary first (last, so the older columns keep
   // their places); the level is the lowest of them.
   { header: 'WCAG criteria', kind: 'text', get: (r) => joinList(r.wcagCriteria), max: 30 },
 ];

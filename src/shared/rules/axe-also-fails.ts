@@ -1,5 +1,5 @@
 /**
- * Every criterion an axe-core finding fails (issue 31), beyond the one it is reported under.
+ * Every criterion an axe-core finding fails, beyond the one it is reported under.
  *
  * A finding of an axe rule fails every WCAG 2.2 A/AA criterion among the rule's own tags, in the
  * rule's order (`criteriaForTags`), then the criteria of `AXE_ALSO_FAILS`. An entry names a
@@ -68,7 +68,7 @@ export const AXE_BEST_PRACTICE_CRITERIA: Readonly<Record<string, readonly string
 
 /**
  * Further criteria a finding of these axe rules fails when the control's only content is an image
- * (issue 43): an image link or image button whose image has an empty or missing alternative has
+ *: an image link or image button whose image has an empty or missing alternative has
  * no name, and a control's image must have a text alternative that says its purpose (1.1.1,
  * Understanding 1.1.1: "If non-text content is a control or accepts user input, then it has a name
  * that describes its purpose"; H30 and H36 are its sufficient techniques for image links and image

@@ -19,13 +19,13 @@ export interface RuleEntry {
   /**
    * Further WCAG 2.2 A/AA criteria every finding of the rule also fails (from the W3C's
    * Understanding documents and failure techniques), after the one it is reported under: a
-   * finding's `wcagCriteria` is its criterion, then these (issue 31).
+   * finding's `wcagCriteria` is its criterion, then these.
    */
   readonly alsoFails: readonly string[];
   /**
    * Further criteria only some findings of the rule fail, where what the check saw on that
    * element shows it (an image link without a name fails 1.1.1, one without an image does not):
-   * each finding names its own (`OwnFindingInput.alsoFails`), from these only (issue 43).
+   * each finding names its own (`OwnFindingInput.alsoFails`), from these only.
    */
   readonly mayAlsoFail: readonly string[];
 }

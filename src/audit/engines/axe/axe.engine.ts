@@ -24,11 +24,11 @@ export const AXE_EXPERIMENTAL: Readonly<Record<string, AxeTrust>> = {
 };
 
 /**
- * axe's best-practice rules with a documented WCAG failure (issue 31; their criteria and W3C
+ * axe's best-practice rules with a documented WCAG failure (their criteria and W3C
  * sources are in src/shared/rules/axe-also-fails.ts), switched on by id. axe tags them best
  * practices: their ACT rule (ffd0e9 for `empty-heading`) or the failure technique beside them maps
  * to no WCAG criterion, or ties a failure only to some of what the rule flags. So none of them is
- * ever `confirmed` under a criterion (issue 43): each violation is `needs_review` under the
+ * ever `confirmed` under a criterion: each violation is `needs_review` under the
  * criterion it most likely affects, with the reason (`BEST_PRACTICE_REASON`) and axe's message.
  * - `empty-heading` (1.3.1, 2.4.6): an empty heading is heading markup with nothing under it
  *   to describe; whether that misstates the structure (F43) is for a person.

@@ -98,7 +98,7 @@ export const formsEngine: ScanEngine = {
 /**
  * `form-error-colour-only` fails 1.4.1 too (F81) only where the field's look changed (its style or
  * its label's): a field marked wrong by `aria-invalid` or a new icon alone is not told by colour,
- * so its finding keeps 3.3.1 alone (issue 43: no claim stronger than its evidence).
+ * so its finding keeps 3.3.1 alone (no claim stronger than its evidence).
  */
 function colourClaim(d: { rule: string; data?: Record<string, unknown> }): string[] {
   if (d.rule !== FORM_RULES.errorColourOnly) return [];

@@ -29,7 +29,7 @@ export const SAME_ELEMENT_PRESSES = 8;
 /**
  * The most elements a loop focus cannot leave may have. A script that sends focus from the last
  * field of a form back to its first makes a loop as long as the form: loops were once looked for
- * up to four elements only, and such a trap went unseen (issue 31).
+ * up to four elements only, and such a trap went unseen.
  */
 export const MAX_LOOP = 16;
 /** Loops longer than this need two rounds to count, not three (a round of many elements repeated is no chance). */

@@ -37,7 +37,7 @@ import { activationCandidates, choiceCandidates, tryActivation, tryChoices } fro
  *   `onclick`, a button or link role, a pointer cursor) that Tab cannot reach; confirmed for a
  *   mouse-only control (its own listener, a pointer cursor, text no reachable control bears; F42).
  *
- * - Operating the page with keys (issue 31), each watched by a recorder of what happened
+ * - Operating the page with keys, each watched by a recorder of what happened
  *   (effects.ts): select lists, radio buttons and check boxes changed by their key, whose change
  *   navigates, sends a form or opens a window (`change-on-input`, 3.2.2, needs review; all held);
  *   content a `:hover` style or a mouseover script shows and focus does not (`hover-only`, 2.1.1,

@@ -337,13 +337,13 @@ export interface FakeControl {
   evidence: string[];
   text: string;
   /**
-   * Decided (issue 43): its own click listener (or `onclick`) and a pointer cursor on it say it is
+   * Decided: its own click listener (or `onclick`) and a pointer cursor on it say it is
    * a control, it shows text, and no link or button Tab reaches bears that text: a mouse-only
    * control (F42, F54), not one whose function the keyboard reaches elsewhere.
    */
   sole?: boolean;
   /**
-   * Not a fake control but its cousin (issue 43): in the tab order (`tabindex` 0 or more), not a
+   * Not a fake control but its cousin: in the tab order (`tabindex` 0 or more), not a
    * native control and no role that says what it is. `listens`: a script listens to its clicks, so
    * it is a control without a role (F59).
    */
