@@ -18,6 +18,21 @@ module.exports = {
       from: { path: '^src/api/' },
       to: { path: '^src/(audit|discovery|enrichment|activities|workers)/', reachable: true },
     },
+    {
+      name: 'no-activity-imports-another',
+      comment:
+        'Activities are thin adapters from a task queue to the domain modules: one activity folder never imports another (what two need lives in a domain module, or in a shared adapter at src/activities/ top level).',
+      severity: 'error',
+      from: { path: '^src/activities/([^/]+)/' },
+      to: { path: '^src/activities/[^/]+/', pathNot: '^src/activities/$1/' },
+    },
+    {
+      name: 'audit-and-discovery-independent',
+      comment: 'The audit (what a page fails) and discovery (which pages there are) do not know each other, type imports included: what both need lives in src/shared, and the activities put them together.',
+      severity: 'error',
+      from: { path: '^src/(audit|discovery)/' },
+      to: { path: '^src/(audit|discovery)/', pathNot: '^src/$1/' },
+    },
   ],
   options: {
     tsPreCompilationDeps: true,

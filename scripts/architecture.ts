@@ -8,6 +8,8 @@
 //    DATABASE_URL, so it loads its whole static import graph and exits before serving; every
 //    loaded file of src and every package is counted, and the heavy ones named (Playwright, axe).
 // 3. The largest files of src, and every file over 600 lines.
+// 4. Imports that cross what must stay apart: one activity folder into another, the audit into
+//    discovery or back, and the database handle's other names (Kysely<DB>, local Db unions).
 // The rules themselves are enforced by `npm run lint`: the layer rules by ESLint (eslint.config.js),
 // no cycle and nothing of the worker side reachable from src/api by dependency-cruiser
 // (.dependency-cruiser.cjs).
@@ -95,7 +97,40 @@ function largestFiles(graph: Map<string, string[]>): { file: string; lines: numb
     .sort((a, b) => b.lines - a.lines);
 }
 
+/** Edges of the graph between two parts that must stay apart. */
+function crossings(graph: Map<string, string[]>): { activityToActivity: string[]; auditDiscovery: string[] } {
+  const activity = (f: string) => /^src\/activities\/([^/]+)\//.exec(f)?.[1];
+  const part = (f: string) => /^src\/(audit|discovery)\//.exec(f)?.[1];
+  const activityToActivity: string[] = [];
+  const auditDiscovery: string[] = [];
+  for (const [from, tos] of graph) {
+    for (const to of tos) {
+      const [a, b] = [activity(from), activity(to)];
+      if (a && b && a !== b) activityToActivity.push(`${from} -> ${to}`);
+      const [p, q] = [part(from), part(to)];
+      if (p && q && p !== q) auditDiscovery.push(`${from} -> ${to}`);
+    }
+  }
+  return { activityToActivity, auditDiscovery };
+}
+
+/** Signatures that name the database handle otherwise than `Database` (a transaction that must be one aside). */
+function handleNames(graph: Map<string, string[]>): { kyselyDb: number; localDbUnions: number; dbDeclarations: number } {
+  let kyselyDb = 0;
+  let localDbUnions = 0;
+  let dbDeclarations = 0;
+  for (const file of graph.keys()) {
+    const text = readFileSync(join(root, file), 'utf8');
+    kyselyDb += (text.match(/(?<!new |type Database = )Kysely<DB>/g) ?? []).length;
+    localDbUnions += (text.match(/type Db = /g) ?? []).length;
+    dbDeclarations += (text.match(/^export interface DB\b/gm) ?? []).length;
+  }
+  return { kyselyDb, localDbUnions, dbDeclarations };
+}
+
 const graph = await importGraph();
+const crossed = crossings(graph);
+const handles = handleNames(graph);
 const found = cycles(graph);
 const loads = apiLoads();
 const sizes = largestFiles(graph);
@@ -111,6 +146,9 @@ const report = {
     packagesLoaded: loads.packages.length,
   },
   filesOver600: sizes.filter((s) => s.lines > 600),
+  activityToActivityImports: crossed.activityToActivity,
+  auditDiscoveryImports: crossed.auditDiscovery,
+  databaseHandle: handles,
   largest: sizes.slice(0, 8),
 };
 if (asJson) console.log(JSON.stringify({ ...report, api: { ...report.api, srcFiles: loads.srcFiles, packages: loads.packages } }, null, 2));
@@ -120,6 +158,11 @@ else {
   for (const c of found) console.log(`  ${c.length} files: ${c.join(', ')}`);
   console.log(`API process (src/api/server.ts) loads ${report.api.srcFilesLoaded} files of src, ${report.api.activityFilesLoaded} of them audit or activity code, and ${report.api.packagesLoaded} packages`);
   console.log(`  heavy packages loaded: ${report.api.heavyPackagesLoaded.length ? report.api.heavyPackagesLoaded.join(', ') : 'none'}`);
+  console.log(`activity-to-activity imports: ${crossed.activityToActivity.length}`);
+  for (const e of crossed.activityToActivity) console.log(`  ${e}`);
+  console.log(`audit <-> discovery imports (type imports included): ${crossed.auditDiscovery.length}`);
+  for (const e of crossed.auditDiscovery) console.log(`  ${e}`);
+  console.log(`database handle: Kysely<DB> outside its one alias ${handles.kyselyDb}, local Db unions ${handles.localDbUnions}, DB declarations ${handles.dbDeclarations}`);
   console.log(`files over 600 lines: ${report.filesOver600.length}`);
   for (const s of report.largest) console.log(`  ${String(s.lines).padStart(5)}  ${s.file}`);
 }

@@ -1,9 +1,5 @@
 import type { Logger } from '../logger.ts';
-import type { TargetPolicy } from '../security/target-policy.ts';
-import { basicAuthorization, isLoginUrl } from '../shared/site-auth.ts';
-import type { BrowserProvider } from '../audit/session/browser-provider.ts';
-import { openTab } from '../audit/session/page-session.ts';
-import type { TabAuth } from '../audit/session/site-login.ts';
+import { basicAuthorization, isLoginUrl, type LoginOutcome, type TabAuth } from '../shared/site-auth.ts';
 import type { FetchAuth } from './fetch-page.ts';
 
 /** Logins discovery makes in one run at most (the first included): a site that logs it out on every page is crawled logged out. */
@@ -21,6 +17,23 @@ function setupHeaders(tabAuth: TabAuth): Record<string, string> {
   return { ...headers, ...(basic ? { authorization: basicAuthorization(basic) } : {}) };
 }
 
+/** A browser tab that can run the site's scripted login: the worker's browser session, given to discovery. */
+export interface LoginTab {
+  login(signal?: AbortSignal): Promise<LoginOutcome>;
+  /** The `Cookie` header the tab would send to `url`. */
+  cookieHeader(url: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface DiscoveryAuthDeps {
+  /**
+   * Opens a short-lived tab with the set-up applied, through the same egress vetting as scans;
+   * unset on a discovery worker without a browser (a scripted login then cannot run).
+   */
+  openLoginTab?: (auth: TabAuth) => Promise<LoginTab>;
+  logger: Logger;
+}
+
 /**
  * A site's authentication set-up as discovery's plain HTTP fetches use it: its headers, basic
  * credentials and cookies go to the site's origin only. A scripted login runs in a short-lived
@@ -34,9 +47,9 @@ export class DiscoveryAuth {
   /** A login failed: the same credentials would fail again, so discovery goes on logged out. */
   private failed = false;
   private readonly tabAuth: TabAuth;
-  private readonly deps: { browser?: BrowserProvider; policy: TargetPolicy; pageLoadTimeoutMs: number; logger: Logger };
+  private readonly deps: DiscoveryAuthDeps;
 
-  constructor(tabAuth: TabAuth, deps: { browser?: BrowserProvider; policy: TargetPolicy; pageLoadTimeoutMs: number; logger: Logger }) {
+  constructor(tabAuth: TabAuth, deps: DiscoveryAuthDeps) {
     this.tabAuth = tabAuth;
     this.deps = deps;
     this.fetch = staticFetchAuth(tabAuth);
@@ -55,13 +68,13 @@ export class DiscoveryAuth {
   async login(signal: AbortSignal, heartbeat: () => void): Promise<boolean> {
     const log = this.deps.logger;
     if (!this.hasLogin || this.failed || this.logins >= MAX_DISCOVERY_LOGINS) return false;
-    if (!this.deps.browser) {
+    if (!this.deps.openLoginTab) {
       log.warn('the site has a scripted login but this discovery worker has no browser; discovering logged out');
       return false;
     }
     this.logins++;
     const timer = setInterval(heartbeat, 5000);
-    const tab = await openTab({ browser: await this.deps.browser.get(), policy: this.deps.policy, pageLoadTimeoutMs: this.deps.pageLoadTimeoutMs, auth: this.tabAuth });
+    const tab = await this.deps.openLoginTab(this.tabAuth);
     try {
       const out = await tab.login(signal);
       if (!out.ok) {

@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import { fetch, type Agent, type Response } from 'undici';
 import { pinnedAgent } from '../security/pinned-agent.ts';
 import type { TargetPolicy } from '../security/target-policy.ts';
-import { normalizeUrl, sameSite } from './urls.ts';
+import { normalizeUrl, sameSite } from '../shared/urls.ts';
 import { parseRetryAfter, THROTTLE_STATUSES } from '../shared/politeness.ts';
 
 export const USER_AGENT = 'a11y-audit/1.0 (+accessibility audit; discovery)';

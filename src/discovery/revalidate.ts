@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import { fetch } from 'undici';
 import { pinnedAgent } from '../security/pinned-agent.ts';
 import type { TargetPolicy } from '../security/target-policy.ts';
-import type { RecheckAnswer, ResourceEntry } from '../audit/reuse/manifest.ts';
+import type { RecheckAnswer, ResourceEntry } from '../shared/page-reuse.ts';
 import { parseRetryAfter, THROTTLE_STATUSES } from '../shared/politeness.ts';
 import { forbiddenReason, readCapped, USER_AGENT } from './fetch-page.ts';
 

@@ -3,7 +3,7 @@ import robotsParserModule from 'robots-parser';
 import { ErrorLevel, parseSitemapIndex, XMLToSitemapItemStream } from 'sitemap';
 import type { TargetPolicy } from '../security/target-policy.ts';
 import { fetchPage, USER_AGENT, type FetchAuth, type FetchOutcome } from './fetch-page.ts';
-import { normalizeUrl, sameSite } from './urls.ts';
+import { normalizeUrl, sameSite } from '../shared/urls.ts';
 import type { PoliteFetch } from './polite-fetch.ts';
 
 // The package is CommonJS (`module.exports = fn`) but its types declare an ES default export.

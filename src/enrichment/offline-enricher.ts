@@ -16,4 +16,4 @@ export { createOfflineEnricher, describeFinding } from './offline/enricher.ts';
 export { destinationName, suggestLang } from './offline/describers/index.ts';
 export { withAttribute, wordsFrom } from './offline/markup.ts';
 export { MAX_DESCRIPTION, MAX_FIX } from './offline/text.ts';
-export { positiveFindings, summarise, topPriorities } from './offline/summary.ts';
+export { engineSummary, positiveFindings, summarise, topPriorities } from './offline/summary.ts';

@@ -23,3 +23,9 @@ export interface StoredRendered {
   /** The rendered view's facts (src/audit/links/rendered-view.ts, without its links). */
   view: { textHash: string; title: string; heading: string; words: number; search: boolean } | null;
 }
+
+/** What a revalidation GET found for one entry of a manifest (discovery's revalidate.ts asks, the audit's reuse judges). */
+export type RecheckAnswer =
+  | { kind: 'not-modified' }
+  | { kind: 'answered'; status: number; sha256?: string; etag?: string; lastModified?: string; location?: string }
+  | { kind: 'failed'; reason: string };

@@ -213,3 +213,13 @@ export function isLoginUrl(s: SiteAuthSetup, url: string): boolean {
     return false;
   }
 }
+
+/** A site's authentication set-up as a browser tab or a plain fetch applies it: only ever to `origin`. */
+export interface TabAuth {
+  /** The site's origin (scheme, host, port): the only one that gets headers, cookies and credentials. */
+  origin: string;
+  setup: SiteAuthSetup;
+}
+
+/** How a scripted login ended: the reason names the step, never a value typed. */
+export type LoginOutcome = { ok: true } | { ok: false; reason: string };

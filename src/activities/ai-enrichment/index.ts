@@ -8,8 +8,7 @@ import type { FindingRecord } from '../../shared/findings.ts';
 import { FAILURE_TYPES } from '../../shared/contracts.ts';
 import type { Logger } from '../../logger.ts';
 import type { Enricher, EnrichmentGroup, EnrichmentUsage, FindingTextsOut } from '../../enrichment/enricher.ts';
-import { summarise } from '../../enrichment/offline-enricher.ts';
-import type { ScanSummary } from '../../shared/summary.ts';
+import { engineSummary } from '../../enrichment/offline-enricher.ts';
 import type { Judge } from '../../enrichment/judge/judge.ts';
 import { isJudgementFinding, judgeScan } from './judgement.ts';
 
@@ -20,11 +19,6 @@ export interface AiEnrichmentActivityDeps {
   enricher: Enricher;
   /** AI-assisted judgement, when a model is configured; unset offline. */
   judge?: Judge;
-}
-
-/** The summary the engine's results alone support; also what a scan keeps when enrichment fails. */
-export function engineSummary(scan: ScanRecord, findings: readonly FindingRecord[]): ScanSummary {
-  return summarise({ pageTitle: scan.pageTitle, url: scan.url, score: scan.score ?? 100, findings, passes: scan.enginePasses ?? [] });
 }
 
 /**

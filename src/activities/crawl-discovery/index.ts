@@ -12,6 +12,8 @@ import type { SecretsKey } from '../../security/secrets.ts';
 import { FAILURE_TYPES, type DiscoveryOptions } from '../../shared/contracts.ts';
 import { urlWithinLimit } from '../../shared/limits.ts';
 import type { BrowserProvider } from '../../audit/session/browser-provider.ts';
+import { openTab } from '../../audit/session/page-session.ts';
+import type { TabAuth } from '../../shared/site-auth.ts';
 import { loadSiteAuth } from '../site-auth-source.ts';
 import { DiscoveryAuth } from '../../discovery/discovery-auth.ts';
 import { extractLinks } from '../../discovery/extract-links.ts';
@@ -20,7 +22,7 @@ import { politeFetch } from '../../discovery/polite-fetch.ts';
 import { addCrawlThrottledMs } from '../../db/repositories/host-pacing.repository.ts';
 import { THROTTLE_ATTEMPTS, throttleWaitMs, UNPACED, type HostPacer } from '../../shared/politeness.ts';
 import { readRobots, readSitemaps, type FetchBudget, type Robots } from '../../discovery/sitemaps.ts';
-import { documentType, landedAt, looksLikeAsset, normalizeUrl, pathOf, sameSite, sameSiteMove } from '../../discovery/urls.ts';
+import { documentType, landedAt, looksLikeAsset, normalizeUrl, pathOf, sameSite, sameSiteMove } from '../../shared/urls.ts';
 import { admitRenderedLinks, crawlScansSettled, nextRenderedLinks } from '../../db/repositories/rendered-link.repository.ts';
 
 /** Fetches per page of `maxPages` discovery may make in all (robots.txt, sitemaps, pages, broken links). */
@@ -266,7 +268,12 @@ export function createCrawlDiscoveryActivities(deps: CrawlDiscoveryActivityDeps)
         if (authLoad.kind === 'unavailable') log.warn({ reason: authLoad.message }, "discovering without the site's authentication set-up");
         auth =
           authLoad.kind === 'auth'
-            ? new DiscoveryAuth(authLoad.auth, { browser: deps.browser, policy: deps.policy, pageLoadTimeoutMs: deps.pageLoadTimeoutMs ?? 30_000, logger: log })
+            ? new DiscoveryAuth(authLoad.auth, {
+                logger: log,
+                ...(deps.browser && {
+                  openLoginTab: async (tabAuth: TabAuth) => openTab({ browser: await deps.browser!.get(), policy: deps.policy, pageLoadTimeoutMs: deps.pageLoadTimeoutMs ?? 30_000, auth: tabAuth }),
+                }),
+              })
             : undefined;
         if (auth?.hasLogin) await auth.login(ctx.cancellationSignal, heartbeat);
 

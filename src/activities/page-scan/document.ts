@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { politeFetch } from '../../discovery/polite-fetch.ts';
 import type { FetchAuth } from '../../discovery/fetch-page.ts';
-import { documentType } from '../../discovery/urls.ts';
+import { documentType } from '../../shared/urls.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
 import type { HostPacer } from '../../shared/politeness.ts';
 import { looksLikePdf } from '../../audit/documents/pdf-facts.ts';

@@ -7,7 +7,7 @@ import type { PageError } from '../../shared/contracts.ts';
 import { urlWithinLimit } from '../../shared/limits.ts';
 import { isNotFoundView } from '../../audit/links/rendered-view.ts';
 import type { ScanUrlResult } from '../../audit/scan-url.ts';
-import { documentOf, looksLikeAsset, normalizeRenderedUrl, routeOf, sameSite } from '../../discovery/urls.ts';
+import { documentOf, looksLikeAsset, normalizeRenderedUrl, routeOf, sameSite } from '../../shared/urls.ts';
 
 /** A crawl page's scan showed it is no page of its own: why, as the scan's page error. */
 export type NotAPage = PageError;

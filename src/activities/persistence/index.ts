@@ -12,7 +12,7 @@ import type { Logger } from '../../logger.ts';
 import type { HostPacer } from '../../shared/politeness.ts';
 import { findSite } from '../../db/repositories/site.repository.ts';
 import { pagesWithReusableScan } from '../../db/repositories/page-reuse.repository.ts';
-import { engineSummary } from '../ai-enrichment/index.ts';
+import { engineSummary } from '../../enrichment/offline-enricher.ts';
 import { sharedTitleFindings } from '../../audit/crawl-checks/shared-titles.ts';
 import { multipleWaysFindings } from '../../audit/crawl-checks/multiple-ways.ts';
 import type { ScanSummary } from '../../shared/summary.ts';

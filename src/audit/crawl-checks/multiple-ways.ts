@@ -9,7 +9,7 @@ import type { NewFindingRecord } from '../../shared/findings.ts';
 import type { ViewportName } from '../../shared/contracts.ts';
 import { flowNameOf } from '../../shared/site-flows.ts';
 import { isDesktopOnly } from '../../shared/viewports.ts';
-import { normalizeRenderedUrl } from '../../discovery/urls.ts';
+import { normalizeRenderedUrl } from '../../shared/urls.ts';
 import { fingerprint } from '../findings/findings.ts';
 import { ownFinding, understandingUrl } from '../engines/engine.ts';
 import { groupKey } from '../findings/group-key.ts';

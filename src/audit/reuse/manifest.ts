@@ -5,9 +5,9 @@
  * (resource-recorder.ts) gathers the facts from the tab; revalidation (revalidate.ts) asks the site.
  */
 
-import type { ResourceEntry, ResourceManifest } from '../../shared/page-reuse.ts';
+import type { RecheckAnswer, ResourceEntry, ResourceManifest } from '../../shared/page-reuse.ts';
 
-export type { ResourceEntry, ResourceManifest, StoredRendered } from '../../shared/page-reuse.ts';
+export type { RecheckAnswer, ResourceEntry, ResourceManifest, StoredRendered } from '../../shared/page-reuse.ts';
 
 /** A page that loaded more than this many resources is not reusable (its manifest would cost more to check than it saves). */
 export const MAX_REUSE_RESOURCES = 200;
@@ -96,11 +96,6 @@ function withoutFragment(url: string): string {
   return hash < 0 ? url : url.slice(0, hash);
 }
 
-/** What a revalidation GET found for one entry (see revalidate.ts). */
-export type RecheckAnswer =
-  | { kind: 'not-modified' }
-  | { kind: 'answered'; status: number; sha256?: string; etag?: string; lastModified?: string; location?: string }
-  | { kind: 'failed'; reason: string };
 
 /**
  * Whether an entry answers as it did: a 304 to the conditional GET, or the same status with the

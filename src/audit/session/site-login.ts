@@ -1,5 +1,7 @@
 import type { BrowserContext, Cookie, Page } from 'playwright';
-import { DEFAULT_LOGIN_STEP_TIMEOUT_MS, isLoginUrl, onOrigin, urlMatches, type LoginStep, type SiteAuthSetup } from '../../shared/site-auth.ts';
+import { DEFAULT_LOGIN_STEP_TIMEOUT_MS, isLoginUrl, onOrigin, urlMatches, type LoginOutcome, type LoginStep, type SiteAuthSetup, type TabAuth } from '../../shared/site-auth.ts';
+
+export type { LoginOutcome, TabAuth };
 import { describeStep, runStep, StepOffSiteError, timedOut } from './scripted-steps.ts';
 
 export { describeStep };
@@ -14,12 +16,6 @@ function originOf(url: string): string {
   }
 }
 
-/** A site's authentication set-up as a tab applies it: only ever to `origin`. */
-export interface TabAuth {
-  /** The site's origin (scheme, host, port): the only one that gets headers, cookies and credentials. */
-  origin: string;
-  setup: SiteAuthSetup;
-}
 
 /**
  * A site's authentication set-up as the workers read it: from the database by id, opened with the
@@ -28,7 +24,6 @@ export interface TabAuth {
  */
 export type SiteAuthLoad = { kind: 'none' } | { kind: 'auth'; auth: TabAuth } | { kind: 'unavailable'; message: string };
 
-export type LoginOutcome = { ok: true } | { ok: false; reason: string };
 
 /** Context options for the set-up: basic credentials answered to the site's origin only. */
 export function contextAuthOptions(auth: TabAuth | undefined): { httpCredentials?: { username: string; password: string; origin: string } } {

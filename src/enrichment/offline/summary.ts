@@ -73,6 +73,14 @@ export function positiveFindings(passes: readonly PassedRuleInfo[], findings: re
     }));
 }
 
+/** The summary a scan's engine results alone support; also what a scan keeps when enrichment fails. */
+export function engineSummary(
+  scan: { pageTitle: string | null; url: string; score: number | null; enginePasses?: readonly PassedRuleInfo[] | null },
+  findings: readonly EnrichableFinding[],
+): ScanSummary {
+  return summarise({ pageTitle: scan.pageTitle, url: scan.url, score: scan.score ?? 100, findings, passes: scan.enginePasses ?? [] });
+}
+
 export function summarise(input: {
   pageTitle: string | null;
   url: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { documentOf, landedAt, normalizeRenderedUrl, normalizeUrl, pathOf, routeFragment, routeOf } from '../../../src/discovery/urls.ts';
+import { documentOf, landedAt, normalizeRenderedUrl, normalizeUrl, pathOf, routeFragment, routeOf } from '../../../src/shared/urls.ts';
 
 describe('rendered discovery URL rules', () => {
   it('keeps route fragments (#/route, #!route) and drops in-page anchors', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractLinks } from '../../../src/discovery/extract-links.ts';
 import { decodeBody } from '../../../src/discovery/fetch-page.ts';
-import { documentType, looksLikeAsset, normalizeUrl, pathOf, sameSite, sameSiteMove, siteHostname } from '../../../src/discovery/urls.ts';
+import { documentType, looksLikeAsset, normalizeUrl, pathOf, sameSite, sameSiteMove, siteHostname } from '../../../src/shared/urls.ts';
 import { gzipSync } from 'node:zlib';
 
 describe('discovery URL rules', () => {
