@@ -2,9 +2,8 @@
  * Each page's `/Tabs` entry: the order in which Tab moves through the page's links and fields.
  * pdf.js, which reads everything else, does not expose page dictionaries, so this one entry is read
  * with pdf-lib's object model (a separate parse of the same bytes, done only for documents where a
- * page has two or more links or fields). Runs in the document worker thread, whose limits bound it.
+ * page has two or more links or fields; the library is loaded then, not before). Runs in the document worker thread, whose limits bound it.
  */
-import { PDFDict, PDFDocument, PDFName } from '@cantoo/pdf-lib';
 
 /**
  * The `/Tabs` value of each wanted page (1-based), without its slash; null when the page has
@@ -12,6 +11,8 @@ import { PDFDict, PDFDocument, PDFName } from '@cantoo/pdf-lib';
  */
 export async function readTabs(bytes: Uint8Array, pages: readonly number[]): Promise<Map<number, string | null> | undefined> {
   try {
+    // Loaded only for the documents that need it: the library takes about half a second to load.
+    const { PDFDict, PDFDocument, PDFName } = await import('@cantoo/pdf-lib');
     const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
     const all = doc.getPages();
     const out = new Map<number, string | null>();
