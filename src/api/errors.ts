@@ -104,16 +104,41 @@ export function validationError(issues: z.core.$ZodIssue[], where: string): ApiE
 }
 
 const PG_UNAVAILABLE = /^(08|57P0|53)/; // connection exceptions, admin shutdown, insufficient resources
+/** Socket errors: the connection could not be made or was lost (to PostgreSQL or to Temporal). */
+const NETWORK_CODES = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE'];
+/** gRPC status codes that mean the Temporal frontend could not be reached or did not answer in time. */
+const GRPC_UNAVAILABLE = 14;
+const GRPC_DEADLINE_EXCEEDED = 4;
+
+/** Whether `test` holds for the error or one of its causes (five deep). */
+function anyCause(err: unknown, test: (e: any) => boolean): boolean {
+  for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++) if (test(e)) return true;
+  return false;
+}
+
+/**
+ * Is this error Temporal out of reach (the frontend could not be reached or did not answer in time),
+ * rather than Temporal refusing the request? The one test of it: a workflow start that fails so is a
+ * 503 (temporal.ts), and so is any such error that reaches the error handler (isUnavailable).
+ */
+export function isTemporalUnreachable(err: unknown): boolean {
+  return anyCause(err, (e) => {
+    if (e.code === GRPC_UNAVAILABLE || e.code === GRPC_DEADLINE_EXCEEDED) return true;
+    if (typeof e.code === 'string' && NETWORK_CODES.includes(e.code)) return true;
+    if (e.name === 'TransportError' || e.name === 'ConnectionError') return true;
+    return /TransportError|Failed to connect|UNAVAILABLE|DEADLINE_EXCEEDED/.test(String(e.message ?? ''));
+  });
+}
+
+/** Is this error a lost database connection? */
+function isDatabaseUnreachable(err: unknown): boolean {
+  return anyCause(err, (e) => {
+    if (typeof e.code === 'string' && (NETWORK_CODES.includes(e.code) || PG_UNAVAILABLE.test(e.code))) return true;
+    return /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED/i.test(String(e.message ?? ''));
+  });
+}
 
 /** Is this error a lost database or Temporal connection (503) rather than a bug (500)? */
 export function isUnavailable(err: unknown): boolean {
-  for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++) {
-    if (typeof e.code === 'string' && (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE'].includes(e.code) || PG_UNAVAILABLE.test(e.code))) return true;
-    const msg = String(e.message ?? '');
-    if (/timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED/i.test(msg)) return true;
-    // gRPC UNAVAILABLE (14) / DEADLINE_EXCEEDED (4) from the Temporal client
-    if (e.name === 'ConnectionError' || e.code === 14 || e.code === 4) return true;
-    if (/TransportError|Failed to connect|UNAVAILABLE|DEADLINE_EXCEEDED/.test(msg)) return true;
-  }
-  return false;
+  return isDatabaseUnreachable(err) || isTemporalUnreachable(err);
 }

@@ -1,7 +1,7 @@
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleDescription, type ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
 import { Cron } from 'croner';
 import type { ScheduledBy, ViewportName } from '../shared/contracts.ts';
-import { WORKFLOW_TYPES } from '../shared/workflow-types.ts';
+import { WORKFLOW_TYPES, type CrawlWorkflowType } from '../shared/workflow-types.ts';
 import { SITE_ID } from '../shared/search-attributes.ts';
 import type { AppDeps } from './env.ts';
 import { ApiError } from './errors.ts';
@@ -149,7 +149,7 @@ export function scheduleProblem(s: Pick<ScheduleSettings, 'cron' | 'every' | 'ti
   return { path: 'cron', message: 'give either cron or every' };
 }
 
-function action(deps: AppDeps, siteId: string, s: ScheduleSettings): ScheduleOptionsStartWorkflowAction<never> {
+function action(deps: AppDeps, siteId: string, s: ScheduleSettings): ScheduleOptionsStartWorkflowAction<CrawlWorkflowType> {
   const scheduledBy: ScheduledBy = { ...(s.cron ? { cron: s.cron } : { every: s.every! }), ...(s.timezone ? { timezone: s.timezone } : {}) };
   // No crawlId: each run makes its own and tags its workflow with it (see CrawlWorkflow).
   const input = crawlWorkflowInput(deps, { siteId, maxPages: s.maxPages, viewports: s.viewports, scheduledBy });
@@ -158,7 +158,7 @@ function action(deps: AppDeps, siteId: string, s: ScheduleSettings): ScheduleOpt
     workflowType: WORKFLOW_TYPES.crawl,
     workflowId: scheduledWorkflowId(siteId),
     taskQueue: deps.queues.workflows,
-    args: [input] as never,
+    args: [input],
     typedSearchAttributes: [{ key: SITE_ID, value: siteId }],
   };
 }

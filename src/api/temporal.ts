@@ -12,7 +12,7 @@ import { crawlViewports, storedViewports } from '../shared/viewports.ts';
 import { CRAWL_ID, SITE_ID, crawlSearchAttributes, crawlWorkflowId, scanWorkflowId } from '../shared/search-attributes.ts';
 import { CRAWL_UPDATES, WORKFLOW_TYPES, type CrawlWorkflowType, type ScanWorkflowType } from '../shared/workflow-types.ts';
 import type { AppDeps } from './env.ts';
-import { ApiError } from './errors.ts';
+import { ApiError, isTemporalUnreachable } from './errors.ts';
 
 /** A crawl's workflow input: one crawl started through the API (`crawlId`), or every run of a Schedule (`scheduledBy`). */
 type CrawlSettings = { siteId: string; maxPages: number; viewports?: readonly ViewportName[]; reuse?: boolean };
@@ -176,26 +176,12 @@ export async function unopenedCrawlOf(deps: AppDeps, siteId: string): Promise<st
 
 const START_DEADLINE_MS = 5000;
 
-/** gRPC status codes that mean the Temporal frontend could not be reached or did not answer in time. */
-const GRPC_UNAVAILABLE = 14;
-const GRPC_DEADLINE_EXCEEDED = 4;
-
-/** True when starting a workflow failed because Temporal is out of reach, not because it refused. */
-function temporalUnreachable(err: unknown): boolean {
-  for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++) {
-    if (e.code === GRPC_UNAVAILABLE || e.code === GRPC_DEADLINE_EXCEEDED) return true;
-    if (typeof e.code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE'].includes(e.code)) return true;
-    if (e.name === 'TransportError' || e.name === 'ConnectionError') return true;
-  }
-  return false;
-}
-
 /** The answer for a workflow that could not be started: 409 if it exists, 503 if Temporal is out of reach, else 500. */
 function startFailure(what: string, err: unknown): ApiError {
   if (err instanceof WorkflowExecutionAlreadyStartedError) {
     return new ApiError('already_started', `a workflow for this ${what} already exists; nothing new was started`, { cause: err });
   }
-  if (temporalUnreachable(err)) {
+  if (isTemporalUnreachable(err)) {
     return new ApiError('service_unavailable', `the workflow service is unreachable; the ${what} was not started`, { cause: err });
   }
   return new ApiError('internal_error', `the workflow service refused to start the ${what}; nothing was written`, { cause: err });

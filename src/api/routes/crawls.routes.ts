@@ -116,7 +116,7 @@ export function crawlRoutes(deps: AppDeps, limits: ApiLimits) {
         const crawl = await crawlOr404(id, crawlId);
         // A crawl a Schedule started runs under the Schedule's workflow id, recorded when it opened.
         return { seq: crawl.eventSeq, data: crawlDto(crawl), ended: isCrawlEnded(crawl.status), workflowId: crawl.workflowId ?? crawlWorkflowId(crawlId) };
-      }) as never;
+      });
     },
   );
 

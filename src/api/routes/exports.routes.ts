@@ -216,7 +216,7 @@ export function exportRoutes(deps: AppDeps, limits: ApiLimits) {
       const { format } = c.req.valid('query');
       const scan = await findSingleScan(deps.db, id);
       if (!scan) throw new ApiError('not_found', `scan ${id} does not exist`);
-      return exportSource(c, deps, limits.exports, { kind: 'scan', scan }, format) as never;
+      return exportSource(c, deps, limits.exports, { kind: 'scan', scan }, format);
     },
     exportHook,
   );
@@ -229,7 +229,7 @@ export function exportRoutes(deps: AppDeps, limits: ApiLimits) {
       const site = await requireSite(deps, id);
       const crawl = await findSiteCrawl(deps.db, id, crawlId);
       if (!crawl) throw new ApiError('not_found', `crawl ${crawlId} does not exist for site ${id}`);
-      return exportSource(c, deps, limits.exports, { kind: 'crawl', crawl, site }, format) as never;
+      return exportSource(c, deps, limits.exports, { kind: 'crawl', crawl, site }, format);
     },
     exportHook,
   );

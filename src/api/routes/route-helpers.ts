@@ -1,4 +1,7 @@
 import type { z } from '@hono/zod-openapi';
+import type { Context, TypedResponse } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { JSONParsed } from 'hono/utils/types';
 import { findSite } from '../../db/repositories/site.repository.ts';
 import type { SiteRecord } from '../../db/repositories/records.ts';
 import type { SecretsKey } from '../../security/secrets.ts';
@@ -9,6 +12,16 @@ export const jsonContent = <T extends z.ZodType>(schema: T, description: string)
   description,
   content: { 'application/json': { schema } },
 });
+
+/**
+ * JSON text already serialised elsewhere (by the database), sent as is as a route's
+ * `application/json` answer of type `T`, so it is never parsed and serialised again.
+ */
+export function jsonText<T, S extends ContentfulStatusCode = 200>(c: Context, text: string, status: S): Response & TypedResponse<JSONParsed<T>, S, 'json'> {
+  const res: Response = c.body(text, status, { 'content-type': 'application/json' });
+  // The compiler cannot see a string's shape: the caller vouches that `text` is a `T` (a test holds it to the DTO's output).
+  return res as Response & TypedResponse<JSONParsed<T>, S, 'json'>;
+}
 
 export async function requireSite(deps: AppDeps, id: string): Promise<SiteRecord> {
   const site = await findSite(deps.db, id);

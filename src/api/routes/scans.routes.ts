@@ -144,7 +144,7 @@ export function scanRoutes(deps: AppDeps, limits: ApiLimits) {
     return eventStream(c, deps, limits, `scan:${id}`, async () => {
       const { scan, body } = await scanView(id);
       return { seq: scan.eventSeq, data: body, ended: ENDED_SCAN_STATUSES.includes(scan.status), workflowId: scanWorkflowId(id) };
-    }) as never;
+    });
   });
 
   app.openapi(cancelScan, async (c) => {

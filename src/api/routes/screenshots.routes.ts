@@ -55,7 +55,7 @@ export function screenshotRoutes(deps: AppDeps) {
       await requireSite(deps, id);
       const img = await siteIssueScreenshot(deps.db, id, issueId);
       if (!img) throw new ApiError('not_found', `issue ${issueId} of site ${id} has no screenshot`);
-      return sendImage(c, img) as never;
+      return sendImage(c, img);
     },
   );
 
@@ -74,7 +74,7 @@ export function screenshotRoutes(deps: AppDeps) {
       if (!(await findSingleScan(deps.db, id))) throw new ApiError('not_found', `scan ${id} does not exist`);
       const img = await scanFindingScreenshot(deps.db, id, issueId);
       if (!img) throw new ApiError('not_found', `issue ${issueId} of scan ${id} has no screenshot`);
-      return sendImage(c, img) as never;
+      return sendImage(c, img);
     },
   );
 

@@ -4,11 +4,12 @@ import { findPage, listPages, pageScanHistory } from '../../db/repositories/page
 import type { AppDeps, HonoEnv } from '../env.ts';
 import { ApiError } from '../errors.ts';
 import { issueDetailDto, issueDto, pageDto, pageScanDto } from '../mappers.ts';
-import { jsonContent, requireSite } from './route-helpers.ts';
+import { jsonContent, jsonText, requireSite } from './route-helpers.ts';
 import { envelope, envelopeSchema, envelopeText, paginationQuery, problemResponses, uuidParam } from '../schemas/common.schema.ts';
 import { IssueDetailSchema, IssueListQuery, IssueSchema, PageDetailSchema, PageSchema, PatchIssueBody } from '../schemas/site.schema.ts';
 
 const SiteParams = z.object({ id: uuidParam('id') });
+const IssuePage = envelopeSchema(IssueSchema, 'IssuePage');
 
 /** Pages and issues of a site. */
 export function siteContentRoutes(deps: AppDeps) {
@@ -71,7 +72,7 @@ export function siteContentRoutes(deps: AppDeps) {
       summary: 'Issues of the site; filters combine',
       description: 'Ordered by severity (critical first), then page URL, then id.',
       request: { params: SiteParams, query: IssueListQuery.extend(paginationQuery(20).shape) },
-      responses: { 200: json(envelopeSchema(IssueSchema, 'IssuePage'), 'A page of issues'), ...problemResponses(400, 401, 404, 503) },
+      responses: { 200: json(IssuePage, 'A page of issues'), ...problemResponses(400, 401, 404, 503) },
     }),
     async (c) => {
       const { id } = c.req.valid('param');
@@ -81,7 +82,7 @@ export function siteContentRoutes(deps: AppDeps) {
       const list = await listIssuesJson(deps.db, id, q, q);
       if (!list) throw new ApiError('not_found', `site ${id} does not exist`);
       const { json, count, total } = list;
-      return c.body(envelopeText(c.req.url, q, total, count, json), 200, { 'content-type': 'application/json' }) as never;
+      return jsonText<z.infer<typeof IssuePage>>(c, envelopeText(c.req.url, q, total, count, json), 200);
     },
   );
 
