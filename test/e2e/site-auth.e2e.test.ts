@@ -11,6 +11,7 @@ import { summarizeSiteAuth, type SiteAuthSetup } from '../../src/shared/site-aut
 import { crawlWorkflowId, discoveryWorkflowId } from '../../src/shared/search-attributes.ts';
 import { html, startStaticServer, type StaticServer } from '../support/static-server.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../helpers/test-env.ts';
+import { historyText } from '../helpers/temporal-history.ts';
 import { pdfkitFile } from '../helpers/pdf-files.ts';
 
 const ENDED = ['completed', 'completed_partial', 'cancelled', 'failed'];
@@ -121,18 +122,6 @@ function loginSetup(password: string, stepTimeoutMs = 5000): SiteAuthSetup {
       stepTimeoutMs,
     },
   };
-}
-
-/** Every payload of a history decoded to text, so a secret anywhere in it would show. */
-function historyText(history: unknown): string {
-  return JSON.stringify(history, (_k, v) => {
-    if (v instanceof Uint8Array) return Buffer.from(v).toString('utf8');
-    // Payload bytes as the history's JSON form gives them: base64.
-    if (_k === 'data' && typeof v === 'string') return Buffer.from(v, 'base64').toString('utf8');
-    // A Buffer has already become { type: 'Buffer', data: [...] } by its toJSON.
-    if (v && typeof v === 'object' && v.type === 'Buffer' && Array.isArray(v.data)) return Buffer.from(v.data).toString('utf8');
-    return v;
-  });
 }
 
 describe('login-protected sites', () => {

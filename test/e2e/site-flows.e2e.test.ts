@@ -9,6 +9,7 @@ import { openTab } from '../../src/audit/session/page-session.ts';
 import { crawlWorkflowId } from '../../src/shared/search-attributes.ts';
 import { html, startStaticServer, type StaticServer } from '../support/static-server.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../helpers/test-env.ts';
+import { historyText } from '../helpers/temporal-history.ts';
 
 const ENDED = ['completed', 'completed_partial', 'cancelled', 'failed'];
 /** Typed into the form by a flow: it must never come back from the API, the database's plain columns or Temporal. */
@@ -23,16 +24,6 @@ async function readBody(req: IncomingMessage): Promise<string> {
   let s = '';
   for await (const chunk of req) s += chunk;
   return s;
-}
-
-/** Every payload of a history decoded to text, so a value typed anywhere in it would show. */
-function historyText(history: unknown): string {
-  return JSON.stringify(history, (k, v) => {
-    if (v instanceof Uint8Array) return Buffer.from(v).toString('utf8');
-    if (k === 'data' && typeof v === 'string') return Buffer.from(v, 'base64').toString('utf8');
-    if (v && typeof v === 'object' && v.type === 'Buffer' && Array.isArray(v.data)) return Buffer.from(v.data).toString('utf8');
-    return v;
-  });
 }
 
 /**

@@ -153,10 +153,10 @@ describe('hostile pages end in a scan or a clear page error, and the next page s
     await expectPlainPageStillScans();
   }, 60_000);
 
-  it('ends a 200,000-element page in a scan or a timeout, never a hung slot', async () => {
+  it('ends a 200,000-element page as a timeout page error at the scan deadline, never a hung slot', async () => {
+    // Its checks take far longer than the 20 s deadline (still not done after 110 s when tried).
     const r = await scan('/big-dom');
-    if (r.kind === 'page-error') expect(r.error.code).toBe('timeout');
-    else expect(r.pageTitle).toBe('Big DOM');
+    expect(r).toMatchObject({ kind: 'page-error', error: { code: 'timeout', message: expect.stringContaining(`after ${DEADLINE_MS / 1000} s`) }, finalUrl: null, httpStatus: null });
     await expectPlainPageStillScans();
   }, 90_000);
 });

@@ -8,6 +8,7 @@ import { DEFAULT_DISCOVERY_OPTIONS, FAILURE_TYPES, type CrawlWorkflowInput } fro
 import { taskQueues, type TaskQueues } from '../../../src/shared/task-queues.ts';
 import { ensureWorkflowBundle } from '../../../src/workers/workflow-bundle.ts';
 import { CRAWL_ID } from '../../../src/shared/search-attributes.ts';
+import { pollUntil } from '../../helpers/test-env.ts';
 
 /**
  * CrawlWorkflow against mocked activities on the test run's Temporal dev server: no database, no
@@ -87,6 +88,7 @@ function mockActivities(
     },
     async scanCrawlPage(input: { pageId: string }) {
       if (behaviour.blockScans) {
+        calls.log.push(`scan ${input.pageId}`);
         // Until the workflow cancels: heartbeats carry the cancellation to the activity.
         for (;;) {
           Context.current().heartbeat();
@@ -267,9 +269,8 @@ describe('CrawlWorkflow with mocked activities', () => {
     const mocks = mockActivities(['p1', 'p2'], { blockScans: true });
     const error = await withWorkers(mocks, async (queues) => {
       const handle = await client.workflow.start('CrawlWorkflow', { taskQueue: queues.workflows, workflowId: `crawl-test-${randomBytes(4).toString('hex')}`, args: [input(queues)] });
-      // Let the scans start, then cancel.
-      for (let i = 0; i < 100 && mocks.calls.claims === 0; i++) await new Promise((r) => setTimeout(r, 50));
-      await new Promise((r) => setTimeout(r, 500));
+      // Once the first page's scan is under way (it never ends by itself), cancel.
+      await pollUntil(async () => mocks.calls.log, (log) => log.includes('scan p1'), { timeoutMs: 30_000, everyMs: 20 });
       await handle.cancel();
       return handle.result().then(
         () => undefined,
@@ -278,6 +279,7 @@ describe('CrawlWorkflow with mocked activities', () => {
     });
     expect(error).toBeInstanceOf(WorkflowFailedError);
     expect((error as WorkflowFailedError).cause?.name).toBe('CancelledFailure');
+    expect(mocks.calls.log).toEqual(['claim 1', 'scan p1']);
     expect(mocks.calls.finalized).toEqual([{ cancelled: true }]);
     expect(mocks.calls.scanned).toEqual([]);
   });

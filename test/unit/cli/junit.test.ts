@@ -3,6 +3,7 @@ import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
 import { buildJunit, escapeXmlAttr, escapeXmlText, stripXmlForbidden } from '../../../src/cli/junit.ts';
 import type { AuditIssue } from '../../../src/cli/types.ts';
+import { auditIssue } from '../../helpers/audit-issue.ts';
 
 interface El {
   name: string;
@@ -33,25 +34,9 @@ const FORBIDDEN = '\uDFFF\u0000\u0001\u0008\u000B\u000C\u001F\uFFFE\uFFFF\uD800'
 const HOSTILE = `x]]> <script>alert("1")</script> 'single' & "double" &amp; ${FORBIDDEN} tab\tnl\ncr\r\ncrlf 😀 \uD83D\uDE00`;
 const HOSTILE_CLEAN = `x]]> <script>alert("1")</script> 'single' & "double" &amp;  tab\tnl\ncr\r\ncrlf 😀 \uD83D\uDE00`;
 
-function issue(extra: Partial<AuditIssue>): AuditIssue {
-  return {
-    id: 'i1',
-    pageUrl: 'https://example.org/',
-    type: 'confirmed',
-    severity: 'serious',
-    wcagCriterion: '1.4.3',
-    wcagLevel: 'AA',
-    ruleId: 'color-contrast',
-    selector: 'main > p',
-    elementHtml: '<p>Hi</p>',
-    description: 'Low contrast.',
-    fixSuggestion: 'Darken the text.',
-    helpUrl: null,
-    isNew: true,
-    ...extra,
-    wcagCriteria: extra.wcagCriteria ?? [extra.wcagCriterion ?? '1.4.3'],
-  };
-}
+/** A new contrast issue with short texts and no help link. */
+const issue = (extra: Partial<AuditIssue>): AuditIssue =>
+  auditIssue({ id: 'i1', selector: 'main > p', elementHtml: '<p>Hi</p>', description: 'Low contrast.', fixSuggestion: 'Darken the text.', helpUrl: null, isNew: true, ...extra });
 
 describe('the XML check itself', () => {
   it('rejects what is not well-formed XML 1.0, so a parse below means something', () => {

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CachedGroupTexts, EnrichmentGroup, GroupCacheKey, GroupTextCache } from '../../../src/enrichment/enricher.ts';
 import { cacheNamespace, createOpenAiEnricher, redactSecrets, type OpenAiEnricherOptions } from '../../../src/enrichment/openai-enricher.ts';
 import { ANSWER_LIMITS, PAGE_DATA_CLOSE, PAGE_DATA_OPEN, PROMPT_VERSION, extractPageData } from '../../../src/enrichment/prompt.ts';
@@ -218,9 +218,10 @@ describe('OpenAI enricher', () => {
     const g = group();
     mem.claimElsewhere(g, cacheNamespace(MODEL));
     const p = enricher().describeGroup(g);
-    await new Promise((r) => setTimeout(r, 1300));
+    // Its first claim, then another once a second has passed (the enricher reads the real clock
+    // for that: it takes no clock of its own).
+    await vi.waitFor(() => expect(mem.log.claims.length).toBeGreaterThanOrEqual(2), { timeout: 10_000, interval: 20 });
     expect(ai.completions()).toHaveLength(0);
-    expect(mem.log.claims.length).toBeGreaterThanOrEqual(2);
     expect(mem.log.claims.every((c) => !c.won)).toBe(true);
     mem.releaseElsewhere(g, cacheNamespace(MODEL));
     const out = await p;
@@ -232,7 +233,9 @@ describe('OpenAI enricher', () => {
     const g = group();
     mem.claimElsewhere(g, cacheNamespace(MODEL));
     const p = enricher({ timeoutMs: 2000 }).describeGroup(g);
-    await new Promise((r) => setTimeout(r, 200));
+    // It lost its first claim and waits.
+    await vi.waitFor(() => expect(mem.log.claims).toHaveLength(1), { timeout: 10_000, interval: 10 });
+    expect(mem.log.claims[0]).toMatchObject({ staleMs: 17_000, won: false });
     expect(ai.completions()).toHaveLength(0);
     mem.advanceClock(2000 + 15_000 + 1);
     const out = await p;
@@ -260,7 +263,8 @@ describe('OpenAI enricher', () => {
     const g = group();
     mem.claimElsewhere(g, cacheNamespace(MODEL));
     const p = enricher().describeGroup(g);
-    await new Promise((r) => setTimeout(r, 100));
+    // It lost its claim and waits.
+    await vi.waitFor(() => expect(mem.log.claims).toHaveLength(1), { timeout: 10_000, interval: 10 });
     await mem.cache.put(g, cacheNamespace(MODEL), { description: 'From the other worker.', fixSuggestion: 'Do this.' }, { inputTokens: 1, outputTokens: 1 });
     const out = await p;
     expect(ai.completions()).toHaveLength(0);
@@ -373,8 +377,8 @@ describe('OpenAI enricher errors', () => {
     expect(f.type).toBe(FAILURE_TYPES.enrichmentFailed);
     expect(f.message).toMatch(/no answer within 400 ms/);
     expect(mem.log.releases).toHaveLength(1);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(ai.completions()[0]!.closedEarly).toBe(true);
+    // The fake server sees the connection close a moment after the client gives up.
+    await vi.waitFor(() => expect(ai.completions()[0]!.closedEarly).toBe(true), { timeout: 5000, interval: 10 });
   });
 
   it('an unreachable API fails retryably', async () => {
@@ -402,8 +406,8 @@ describe('OpenAI enricher errors', () => {
     expect(Date.now() - started).toBeLessThan(1500);
     expect(mem.log.releases).toHaveLength(1);
     expect(mem.log.puts).toHaveLength(0);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(ai.completions()[0]!.closedEarly).toBe(true);
+    // The fake server sees the connection close a moment after the client gives up.
+    await vi.waitFor(() => expect(ai.completions()[0]!.closedEarly).toBe(true), { timeout: 5000, interval: 10 });
   });
 
   it('the abort signal stops a caller waiting for another one, and an aborted signal claims nothing', async () => {
@@ -411,7 +415,8 @@ describe('OpenAI enricher errors', () => {
     mem.claimElsewhere(g, cacheNamespace(MODEL));
     const ac = new AbortController();
     const p = enricher().describeGroup(g, { signal: ac.signal });
-    setTimeout(() => ac.abort(new Error('stop')), 100);
+    await vi.waitFor(() => expect(mem.log.claims).toHaveLength(1), { timeout: 10_000, interval: 10 });
+    ac.abort(new Error('stop'));
     await expect(p).rejects.toThrow('stop');
 
     const mem2 = memoryCache();

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { IssueRow, Report } from '../../../src/reports/report-model.ts';
 import { renderPdf } from '../../../src/reports/render-pdf.ts';
 import { HOSTILE_LINK_TEXT, HOSTILE_TITLE, sampleReport } from '../../helpers/sample-report.ts';
-import { pdfImages } from '../../helpers/pdf-tools.ts';
+import { pdfFonts, pdfImages, pdfInfo } from '../../helpers/pdf-tools.ts';
 import { MAX_DETAILED_GROUPS } from '../../../src/reports/pdf/sections/issues.ts';
 
 const DIR = path.resolve(import.meta.dirname, '../../../test-artifacts/reports');
@@ -23,24 +23,6 @@ async function renderToFile(report: Report, name: string): Promise<string> {
 }
 
 const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-
-function pdfinfo(file: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const line of run('pdfinfo', [file]).split('\n')) {
-    const m = /^([^:]+):\s*(.*)$/.exec(line);
-    if (m) out[m[1]!.trim()] = m[2]!.trim();
-  }
-  return out;
-}
-
-/** The `emb` column of every font `pdffonts` lists. */
-function fontsEmbedded(file: string): Array<{ name: string; emb: string }> {
-  const lines = run('pdffonts', [file]).split('\n').slice(2).filter(Boolean);
-  return lines.map((l) => {
-    const m = /^(\S+)\s.*\s(yes|no)\s+(yes|no)\s+(yes|no)\s+\d+\s+\d+\s*$/.exec(l);
-    return { name: m?.[1] ?? l, emb: m?.[2] ?? '?' };
-  });
-}
 
 interface Node {
   role?: string;
@@ -146,7 +128,7 @@ describe('renderPdf', () => {
     const file = await renderToFile(report, 'scan.pdf');
     png(file, 'scan');
 
-    const info = pdfinfo(file);
+    const info = await pdfInfo(readFileSync(file));
     expect(info.Tagged).toBe('yes');
     expect(info.Title).toBe(report.title);
     expect(info['PDF version']).toBe('1.7');
@@ -154,9 +136,9 @@ describe('renderPdf', () => {
     expect(pages).toBeGreaterThanOrEqual(5);
     expect(pages).toBeLessThan(25);
 
-    const fonts = fontsEmbedded(file);
+    const fonts = await pdfFonts(readFileSync(file));
     expect(fonts.length).toBeGreaterThan(0);
-    for (const f of fonts) expect(f.emb, `${f.name} embedded`).toBe('yes');
+    for (const f of fonts) expect(f.embedded, `${f.name} embedded`).toBe(true);
     expect(fonts.every((f) => f.name.includes('DejaVu'))).toBe(true);
 
     const txt = run('pdftotext', [file, '-']);
@@ -218,13 +200,13 @@ describe('renderPdf', () => {
     const file = await renderToFile(report, 'crawl.pdf');
     png(file, 'crawl');
 
-    const info = pdfinfo(file);
+    const info = await pdfInfo(readFileSync(file));
     expect(info.Tagged).toBe('yes');
     expect(info.Title).toBe(report.title);
     const pages = Number(info.Pages);
     expect(pages).toBeGreaterThanOrEqual(8);
     expect(pages).toBeLessThan(40);
-    for (const f of fontsEmbedded(file)) expect(f.emb, `${f.name} embedded`).toBe('yes');
+    for (const f of await pdfFonts(readFileSync(file))) expect(f.embedded, `${f.name} embedded`).toBe(true);
 
     const txt = run('pdftotext', [file, '-']);
     for (const s of [
@@ -371,7 +353,7 @@ describe('renderPdf', () => {
     const ms = performance.now() - t0;
     delay.disable();
     png(file, 'crawl-2000');
-    const pages = Number(pdfinfo(file).Pages);
+    const pages = Number((await pdfInfo(readFileSync(file))).Pages);
     expect(pages).toBeLessThan(80);
     // Speed and event-loop stalls are printed, not asserted: `bench:reports` measures them.
     const txt = run('pdftotext', [file, '-']);
@@ -415,7 +397,7 @@ describe('renderPdf', () => {
     expect(snippetChars).toBeLessThan(300);
     expect(txt).toContain('Other issue groups');
     expect(txt).not.toContain('javascript:alert');
-    expect(Number(pdfinfo(file).Pages)).toBeLessThan(80);
+    expect(Number((await pdfInfo(readFileSync(file))).Pages)).toBeLessThan(80);
   });
 
   it('rejects at once with an already aborted signal', async () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScanEngine } from '../../../../src/audit/engines/engine.ts';
 import { keyboardEngine } from '../../../../src/audit/engines/keyboard/keyboard.engine.ts';
 import { reflowEngine } from '../../../../src/audit/engines/reflow/reflow.engine.ts';
 import { DESKTOP_VIEWPORT } from '../../../../src/shared/audit-setup.ts';
 import { openFixtureScanner, ofRule, type FixtureScanner } from '../../../helpers/scan-fixture.ts';
+import { stateAfter } from '../../../helpers/state-after.ts';
 
 const page = (body: string, head = '') =>
   `<!doctype html><html lang="en"><head><title>Keyboard and reflow</title><style>body { font: 16px/1.4 sans-serif; }</style>${head}</head><body><main>${body}</main></body></html>`;
@@ -11,26 +11,14 @@ const page = (body: string, head = '') =>
 const kbd = { engines: [keyboardEngine] };
 const reflow = { engines: [reflowEngine] };
 
-/** An engine that runs after the others and reports the state they left the page in. */
-function stateAfter(into: Array<Record<string, unknown>>): ScanEngine {
-  return {
-    id: 'state-after',
-    stage: 'CustomChecks',
-    async run({ page: p }) {
-      into.push({
-        viewport: p.viewportSize(),
-        ...(await p.evaluate(() => ({
-          active: document.activeElement?.tagName,
-          scrollX,
-          scrollY,
-          focusPatched: HTMLElement.prototype.focus.toString().includes('[native code]') === false,
-          fontSize: getComputedStyle(document.querySelector('p') ?? document.body).fontSize,
-        }))),
-      });
-      return { findings: [] };
-    },
-  };
-}
+/** What the keyboard and reflow engines must put back: focus, scroll position, focus(), text size. */
+const pageState = () => ({
+  active: document.activeElement?.tagName,
+  scrollX,
+  scrollY,
+  focusPatched: HTMLElement.prototype.focus.toString().includes('[native code]') === false,
+  fontSize: getComputedStyle(document.querySelector('p') ?? document.body).fontSize,
+});
 
 describe('keyboard checks (2.1.2, 2.4.7, 2.1.1) with real key presses', () => {
   let scanner: FixtureScanner;
@@ -165,7 +153,7 @@ describe('keyboard checks (2.1.2, 2.4.7, 2.1.1) with real key presses', () => {
 
   it('puts focus, scroll position and the page\'s focus method back', async () => {
     const after: Array<Record<string, unknown>> = [];
-    await scanner.scan(page(`${'<p>Text</p>'.repeat(80)}<a href="#z">Far down</a>`), { engines: [keyboardEngine, stateAfter(after)] });
+    await scanner.scan(page(`${'<p>Text</p>'.repeat(80)}<a href="#z">Far down</a>`), { engines: [keyboardEngine, stateAfter(after, pageState)] });
     expect(after[0]).toMatchObject({ active: 'BODY', scrollX: 0, scrollY: 0, focusPatched: false });
   });
 });
@@ -231,7 +219,7 @@ describe('zoom and reflow checks (1.4.4, 1.4.10) by resizing the viewport', () =
 
   it('puts the viewport, the text size and the scroll position back', async () => {
     const after: Array<Record<string, unknown>> = [];
-    await scanner.scan(page(`<p>${poem}</p>`), { engines: [reflowEngine, stateAfter(after)] });
+    await scanner.scan(page(`<p>${poem}</p>`), { engines: [reflowEngine, stateAfter(after, pageState)] });
     expect(after[0]).toMatchObject({ viewport: DESKTOP_VIEWPORT, scrollX: 0, scrollY: 0, fontSize: '16px' });
   });
 });

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScanEngine } from '../../../../src/audit/engines/engine.ts';
 import { axeEngine } from '../../../../src/audit/engines/axe/axe.engine.ts';
 import { colourEngine } from '../../../../src/audit/engines/colour/colour.engine.ts';
 import { reflowEngine } from '../../../../src/audit/engines/reflow/reflow.engine.ts';
 import { DESKTOP_VIEWPORT } from '../../../../src/shared/audit-setup.ts';
 import { openFixtureScanner, ofRule, type FixtureScanner } from '../../../helpers/scan-fixture.ts';
+import { stateAfter } from '../../../helpers/state-after.ts';
 
 const page = (body: string, head = '') =>
   `<!doctype html><html lang="en"><head><title>Layout and colour</title><meta name="viewport" content="width=device-width"><style>body { font: 16px/1.4 sans-serif; margin: 8px; }</style>${head}</head><body><main>${body}</main></body></html>`;
@@ -14,25 +14,13 @@ const poem = 'Once upon a midnight dreary, while I pondered, weak and weary, ove
 /** Two lines of 16 px text in 420 px at line height 1.2; three with the spacing of 1.4.12. */
 const verse = 'Once upon a midnight dreary, while I pondered, weak and weary, over many a quaint and curious';
 
-/** An engine that runs after the others and reports the state they left the page in. */
-function stateAfter(into: Array<Record<string, unknown>>): ScanEngine {
-  return {
-    id: 'state-after',
-    stage: 'CustomChecks',
-    async run({ page: p }) {
-      into.push({
-        viewport: p.viewportSize(),
-        ...(await p.evaluate(() => ({
-          inner: [innerWidth, innerHeight],
-          orientation: screen.orientation.type,
-          letterSpacing: getComputedStyle(document.querySelector('p') ?? document.body).letterSpacing,
-          sheets: document.adoptedStyleSheets.length,
-        }))),
-      });
-      return { findings: [] };
-    },
-  };
-}
+/** What the reflow engine must put back: the window size, orientation, text spacing and style sheets. */
+const layoutState = () => ({
+  inner: [innerWidth, innerHeight],
+  orientation: screen.orientation.type,
+  letterSpacing: getComputedStyle(document.querySelector('p') ?? document.body).letterSpacing,
+  sheets: document.adoptedStyleSheets.length,
+});
 
 describe('text spacing (1.4.12): the WCAG spacing applied, lost text measured', () => {
   let scanner: FixtureScanner;
@@ -122,7 +110,7 @@ describe('orientation (1.3.4): portrait and landscape compared', () => {
 
   it('puts the viewport, the screen orientation and the styles back', async () => {
     const after: Array<Record<string, unknown>> = [];
-    await scanner.scan(page(`<p>${poem}</p>`), { engines: [reflowEngine, stateAfter(after)] });
+    await scanner.scan(page(`<p>${poem}</p>`), { engines: [reflowEngine, stateAfter(after, layoutState)] });
     expect(after[0]).toMatchObject({ viewport: DESKTOP_VIEWPORT, inner: [DESKTOP_VIEWPORT.width, DESKTOP_VIEWPORT.height], orientation: 'landscape-primary', letterSpacing: 'normal', sheets: 0 });
   });
 });
