@@ -1,16 +1,14 @@
 /**
  * Everything the API asks of Temporal's workflows, in one place: the crawl's input (built once for
  * a start through the API and for a Schedule's runs), starting the scan and crawl workflows by their
- * shared type names (src/shared/workflow-types.ts) with the crawl's `openCrawl` update, reading a
- * crawl that exists only as its workflow so far, and cancelling. Schedules are in schedules.ts.
+ * shared type names (src/shared/workflow-types.ts) once their rows are written, and cancelling.
+ * Schedules are in schedules.ts.
  */
-import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import { findCrawl, type OpenCrawlResult } from '../db/repositories/crawl.repository.ts';
-import type { CrawlRecord } from '../db/repositories/records.ts';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { DEFAULT_DISCOVERY_OPTIONS, type CrawlWorkflowInput, type ScanWorkflowInput, type ScheduledBy, type ViewportName } from '../shared/contracts.ts';
-import { crawlViewports, storedViewports } from '../shared/viewports.ts';
-import { CRAWL_ID, SITE_ID, crawlSearchAttributes, crawlWorkflowId, scanWorkflowId } from '../shared/search-attributes.ts';
-import { CRAWL_UPDATES, WORKFLOW_TYPES, type CrawlWorkflowType, type ScanWorkflowType } from '../shared/workflow-types.ts';
+import { storedViewports } from '../shared/viewports.ts';
+import { crawlSearchAttributes, crawlWorkflowId, scanWorkflowId } from '../shared/search-attributes.ts';
+import { WORKFLOW_TYPES, type CrawlWorkflowType, type ScanWorkflowType } from '../shared/workflow-types.ts';
 import type { AppDeps } from './env.ts';
 import { ApiError, isTemporalUnreachable } from './errors.ts';
 
@@ -74,104 +72,25 @@ export async function notRunning(deps: AppDeps, workflowId: string): Promise<str
   }
 }
 
-/** How long the API waits for a worker to write the crawl's row before answering 202 anyway. */
-const OPEN_WAIT_MS = 3000;
-
 /**
- * Starts the crawl's workflow together with its `openCrawl` update (update-with-start), so the
- * crawl's row is written, or refused because the site has a crawl under way, before the answer:
- * PostgreSQL's one-active-crawl index decides, as it did when the API wrote the row. With no
- * worker to run the update within OPEN_WAIT_MS, the started workflow opens the crawl when one
- * comes (`undefined`: queued). A start that failed leaves nothing behind.
+ * Starts a crawl's workflow; its row is written first (the API reads crawls from PostgreSQL only),
+ * and when the start fails `rollback` removes it, so a failed start leaves nothing behind.
  */
-export async function startCrawlWorkflow(deps: AppDeps, input: CrawlWorkflowInput & { crawlId: string }, hostname: string): Promise<OpenCrawlResult | undefined> {
-  const workflowId = crawlWorkflowId(input.crawlId);
-  const startWorkflowOperation = new WithStartWorkflowOperation<CrawlWorkflowType>(WORKFLOW_TYPES.crawl, {
-    workflowId,
-    taskQueue: deps.queues.workflows,
-    args: [input],
-    workflowIdConflictPolicy: 'FAIL',
-    typedSearchAttributes: crawlSearchAttributes(input.siteId, input.crawlId),
-    memo: { hostname, maxPages: input.maxPages, ...(input.viewports ? { viewports: input.viewports } : {}), ...(input.reuse === false ? { reuse: false } : {}) },
-  });
-  try {
-    return await deps.temporal.connection.withDeadline(Date.now() + OPEN_WAIT_MS, () =>
-      deps.temporal.workflow.executeUpdateWithStart<CrawlWorkflowType, OpenCrawlResult, []>(CRAWL_UPDATES.openCrawl, { startWorkflowOperation }),
-    );
-  } catch (err) {
-    // The update did not finish in time; if the workflow started, it is queued for a worker.
-    const started = await deps.temporal.workflow
-      .getHandle(workflowId)
-      .describe()
-      .then((d) => d.status.name === 'RUNNING')
-      .catch(() => false);
-    if (started) return undefined;
-    throw startFailure('crawl', err);
-  }
-}
-
-/**
- * A crawl's workflow writes the crawl's row as its first step. Until then (a moment, or longer
- * while no worker runs) the crawl exists only in Temporal: these read it from there, so a client
- * can GET or cancel the crawl it was just given, and a second start is refused meanwhile.
- */
-
-/** The crawl as its running, not yet opened workflow shows it: queued, nothing counted yet. */
-export async function startingCrawl(deps: AppDeps, siteId: string, crawlId: string): Promise<CrawlRecord | undefined> {
-  let d;
-  try {
-    d = await deps.temporal.workflow.getHandle(crawlWorkflowId(crawlId)).describe();
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return undefined;
-    throw err;
-  }
-  if (d.status.name !== 'RUNNING' || d.typedSearchAttributes.get(SITE_ID) !== siteId) return undefined;
-  // The row may have been written between the caller's read and this one.
-  const row = await findCrawl(deps.db, crawlId);
-  if (row) return row;
-  const memo = (await d.memo) as { maxPages?: number; viewports?: unknown; reuse?: boolean } | undefined;
-  return {
-    id: crawlId,
-    siteId,
-    status: 'queued',
-    maxPages: memo?.maxPages ?? deps.config.maxCrawlPages,
-    viewports: crawlViewports(memo?.viewports ?? null),
-    totalPages: 0,
-    scannedPages: 0,
-    enrichedPages: 0,
-    failedPages: 0,
-    enrichFailedPages: 0,
-    overallScore: null,
-    newIssues: null,
-    fixedIssues: null,
-    discoveryDone: false,
-    brokenLinks: 0,
-    skippedUrls: 0,
-    throttledMs: 0,
-    reuse: memo?.reuse !== false,
-    pagesReused: 0,
-    resultsDeletedAt: null,
-    enrichment: { calls: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0 },
-    error: null,
-    workflowId: crawlWorkflowId(crawlId),
-    issueCounts: null,
-    // Before its row exists; the row's own count starts at 1 (see the crawl's event stream).
-    eventSeq: 0,
-    createdAt: d.startTime,
-    startedAt: null,
-    completedAt: null,
-  };
-}
-
-/** The id of a crawl of the site whose workflow runs but has not written its row yet. */
-export async function unopenedCrawlOf(deps: AppDeps, siteId: string): Promise<string | undefined> {
-  // siteId is a validated UUID, so it is safe inside the visibility query.
-  const query = `WorkflowType = '${WORKFLOW_TYPES.crawl}' AND ExecutionStatus = 'Running' AND siteId = '${siteId}'`;
-  for await (const wf of deps.temporal.workflow.list({ query })) {
-    const crawlId = wf.typedSearchAttributes.get(CRAWL_ID);
-    if (crawlId && !(await findCrawl(deps.db, crawlId))) return crawlId;
-  }
-  return undefined;
+export async function startCrawlWorkflow(deps: AppDeps, input: CrawlWorkflowInput & { crawlId: string }, hostname: string, rollback: () => Promise<void>): Promise<void> {
+  await startWorkflowOrRollback(
+    deps,
+    'crawl',
+    () =>
+      deps.temporal.workflow.start<CrawlWorkflowType>(WORKFLOW_TYPES.crawl, {
+        workflowId: crawlWorkflowId(input.crawlId),
+        taskQueue: deps.queues.workflows,
+        args: [input],
+        workflowIdConflictPolicy: 'FAIL',
+        typedSearchAttributes: crawlSearchAttributes(input.siteId, input.crawlId),
+        memo: { hostname, maxPages: input.maxPages, ...(input.viewports ? { viewports: input.viewports } : {}), ...(input.reuse === false ? { reuse: false } : {}) },
+      }),
+    rollback,
+  );
 }
 
 const START_DEADLINE_MS = 5000;

@@ -66,9 +66,9 @@ export async function CrawlWorkflow(started: CrawlWorkflowInput): Promise<CrawlW
   const ai = enrichmentActivities(queues, input.enrichment);
 
   /**
-   * The crawl's row, written by this workflow itself, once: the API asks for it through the
-   * `openCrawl` update sent with the start (so it can answer 409 at once), a Schedule's start
-   * does not, and both wait on the same activity.
+   * The crawl's row, once: a Schedule's start has none yet and this writes it; the API wrote it
+   * before starting this workflow, and this finds it (openCrawl is idempotent). The `openCrawl`
+   * update answers the same, for a client that starts the workflow with it.
    */
   let opening: Promise<OpenCrawlResult> | undefined;
   const crawlRow = { crawlId, siteId: input.siteId, maxPages: input.maxPages, ...(input.viewports ? { viewports: input.viewports } : {}), ...(input.reuse === false ? { reuse: false } : {}) };

@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { randomUUID } from 'node:crypto';
-import { activeCrawlId, findSiteCrawl, isCrawlEnded, listCrawls } from '../../db/repositories/crawl.repository.ts';
+import { activeCrawlId, failUnstartedCrawl, findCrawl, findSiteCrawl, isCrawlEnded, listCrawls, openCrawl, removeUnstartedCrawl } from '../../db/repositories/crawl.repository.ts';
 import { finalizeCrawl } from '../../db/repositories/finalization.repository.ts';
 import { crawlWorkflowId } from '../../shared/search-attributes.ts';
 import type { ApiLimits } from '../concurrency.ts';
@@ -10,7 +10,7 @@ import { crawlDto } from '../mappers.ts';
 import { rateLimit } from '../middleware.ts';
 import { envelope, envelopeSchema, paginationQuery, problemResponses, uuidParam } from '../schemas/common.schema.ts';
 import { CrawlSchema, StartCrawlBody, StartedCrawlSchema } from '../schemas/site.schema.ts';
-import { cancelWorkflow, crawlWorkflowInput, startCrawlWorkflow, startingCrawl, unopenedCrawlOf } from '../temporal.ts';
+import { cancelWorkflow, crawlWorkflowInput, notRunning, startCrawlWorkflow } from '../temporal.ts';
 import { EVENT_STREAM_BOUNDS, eventStream } from './event-stream.ts';
 import { jsonContent, requireSite } from './route-helpers.ts';
 
@@ -24,10 +24,10 @@ export function crawlRoutes(deps: AppDeps, limits: ApiLimits) {
   const siteOr404 = (id: string) => requireSite(deps, id);
   const crawlLimiter = rateLimit({ db: deps.db, config: deps.config, name: 'crawl', limit: deps.config.crawlRateLimit, what: 'crawl starts' });
   app.use('/api/sites/:id/crawl', (c, next) => (c.req.method === 'POST' ? crawlLimiter(c, next) : next()));
-  /** The crawl's row, or, between the start and its first step, the crawl as its workflow shows it (queued). */
+  /** The crawl's row: written before its workflow starts, so PostgreSQL alone answers. */
   async function crawlOr404(siteId: string, crawlId: string) {
     await siteOr404(siteId);
-    const crawl = (await findSiteCrawl(deps.db, siteId, crawlId)) ?? (await startingCrawl(deps, siteId, crawlId));
+    const crawl = await findSiteCrawl(deps.db, siteId, crawlId);
     if (!crawl) throw new ApiError('not_found', `crawl ${crawlId} does not exist for site ${siteId}`);
     return crawl;
   }
@@ -38,25 +38,29 @@ export function crawlRoutes(deps: AppDeps, limits: ApiLimits) {
       path: '/api/sites/{id}/crawl',
       tags: ['Crawls'],
       summary: 'Start a crawl of the site',
-      description: 'Answers 202 `{crawlId, status: "queued"}`. A site has at most one queued or running crawl: another start is 409 crawl_in_progress with its `crawlId`. Crawl starts are limited per client (CRAWL_RATE_LIMIT an hour, default 20) with the same RateLimit headers and 429 as POST /api/scans. The API only starts the workflow, together with its `openCrawl` update: the workflow writes the crawl as its first step (as it does when a Temporal Schedule starts it) and the answer waits up to 3 s for that. With no worker running yet the answer is 202 all the same, and until the crawl is written GET and cancel answer from its workflow (status `queued`). A start that loses a race to another one is answered 409 and its crawl is kept as `failed` with error `crawl_in_progress`, so a site never has two crawls under way. `viewports` (default `["desktop"]`) checks each page at each viewport given; an unknown viewport, a width out of range, one given twice, an empty list or more than four are 400 `validation_error`. `reuse` (default true) lets a page whose last audit loaded nothing that changed reuse it without a browser (its activity `reuseUnchangedPage` answers `{reused: true, from}`); `{"reuse": false}` audits every page afresh. In the Temporal UI the workflow is `crawl-<crawlId>`, searchable by `crawlId` and `siteId`.',
+      description: 'Answers 202 `{crawlId, status: "queued"}`. A site has at most one queued or running crawl: another start is 409 crawl_in_progress with its `crawlId`. Crawl starts are limited per client (CRAWL_RATE_LIMIT an hour, default 20) with the same RateLimit headers and 429 as POST /api/scans. The API writes the crawl (status `queued`) and then starts its workflow, which owns every later change; with no worker running yet the answer is 202 all the same and the crawl stays `queued` until one comes. A start the workflow service refuses or cannot be reached for removes the crawl again (503 `service_unavailable`, 409 `already_started` or 500, nothing written). A crawl written by an API process that stopped before it started the workflow is ended `failed` with error `not_started` by the next start for the site, a minute or more later. A start that loses a race to another one is answered 409 and its crawl is kept as `failed` with error `crawl_in_progress`, so a site never has two crawls under way. `viewports` (default `["desktop"]`) checks each page at each viewport given; an unknown viewport, a width out of range, one given twice, an empty list or more than four are 400 `validation_error`. `reuse` (default true) lets a page whose last audit loaded nothing that changed reuse it without a browser (its activity `reuseUnchangedPage` answers `{reused: true, from}`); `{"reuse": false}` audits every page afresh. In the Temporal UI the workflow is `crawl-<crawlId>`, searchable by `crawlId` and `siteId`.',
       request: { params: SiteParams, body: { content: { 'application/json': { schema: StartCrawlBody(deps.config.maxCrawlPages) } } } },
       responses: { 202: json(StartedCrawlSchema, 'Queued'), ...problemResponses(400, 401, 404, 409, 413, 415, 429, 500, 503) },
     }),
     async (c) => {
       const site = await siteOr404(c.req.valid('param').id);
       const { maxPages, viewports, reuse } = c.req.valid('json');
-      // The workflow writes the crawl's row itself (openCrawl), so that a Schedule can start a
-      // crawl the same way. Here: refuse a second crawl at once if one is known, then start.
-      const active = (await activeCrawlId(deps.db, site.id)) ?? (await unopenedCrawlOf(deps, site.id));
-      if (active) throw new ApiError('crawl_in_progress', `crawl ${active} of this site is still queued or running`, { extra: { crawlId: active } });
+      // A second crawl is refused at once; a queued one whose workflow never started (its API
+      // process stopped between the two steps below) is ended first, or the site would stay blocked.
+      const active = await activeCrawlId(deps.db, site.id);
+      if (active && !(await endedUnstarted(active))) throw new ApiError('crawl_in_progress', `crawl ${active} of this site is still queued or running`, { extra: { crawlId: active } });
       const crawl = { id: randomUUID() };
       const input = crawlWorkflowInput(deps, { crawlId: crawl.id, siteId: site.id, maxPages: maxPages ?? deps.config.maxCrawlPages, viewports, reuse });
-      const opened = await startCrawlWorkflow(deps, input, site.hostname);
-      if (opened?.opened === false) {
-        // Another start won a race the checks above could not see; this crawl's row says so.
+      // The row first (PostgreSQL's one-active-crawl index decides a race), then the workflow,
+      // which finds its row written (openCrawl is idempotent) and owns every later change.
+      const opened = await openCrawl(deps.db, { crawlId: crawl.id, siteId: site.id, maxPages: input.maxPages, viewports: input.viewports, reuse: input.reuse !== false, workflowId: crawlWorkflowId(crawl.id) });
+      if (!opened.opened) {
+        // Another start won a race the check above could not see; this crawl's row says so.
         if (opened.reason === 'site_gone') throw new ApiError('not_found', `site ${site.id} does not exist`);
         throw new ApiError('crawl_in_progress', `crawl ${opened.activeCrawlId} of this site is still queued or running`, { extra: { crawlId: opened.activeCrawlId } });
       }
+      // A start that fails removes the row: nothing is left behind, and the answer says why (503, 409, 500).
+      await startCrawlWorkflow(deps, input, site.hostname, () => removeUnstartedCrawl(deps.db, crawl.id));
       c.header('Location', `/api/sites/${site.id}/crawls/${crawl.id}`);
       return c.json({ crawlId: crawl.id, status: 'queued' as const }, 202);
     },
@@ -102,7 +106,7 @@ export function crawlRoutes(deps: AppDeps, limits: ApiLimits) {
       summary: "The crawl's progress as server-sent events",
       description:
         'A `text/event-stream`: an `update` event whenever the crawl changes (status, pages found, scanned, enriched, failed, the end), whose `data` is the ' +
-        'crawl exactly as GET /api/sites/{id}/crawls/{crawlId} returns it and whose `id` counts the crawl\'s changes (0 while its workflow has not written it yet); ' +
+        'crawl exactly as GET /api/sites/{id}/crawls/{crawlId} returns it and whose `id` counts the crawl\'s changes; ' +
         'comment lines (`: keep-alive`) every 15 s; the stream ends after the first event with an ended status (`completed`, `completed_partial`, `cancelled`, ' +
         '`failed`). Send `Last-Event-ID` to resume. Any API process serves it (changes come through PostgreSQL). ' +
         EVENT_STREAM_BOUNDS,
@@ -143,5 +147,20 @@ export function crawlRoutes(deps: AppDeps, limits: ApiLimits) {
     },
   );
 
+  /**
+   * Whether the site's queued or running crawl `crawlId` was written but its workflow never started
+   * (or Temporal lost it): then it is ended `failed` with `not_started`. A crawl younger than
+   * UNSTARTED_AFTER_MS is left alone: its start may still be under way.
+   */
+  async function endedUnstarted(crawlId: string): Promise<boolean> {
+    const crawl = await findCrawl(deps.db, crawlId);
+    if (!crawl || crawl.status !== 'queued' || Date.now() - crawl.createdAt.getTime() < UNSTARTED_AFTER_MS) return false;
+    if ((await notRunning(deps, crawl.workflowId ?? crawlWorkflowId(crawlId))) !== 'NOT_FOUND') return false;
+    return failUnstartedCrawl(deps.db, crawlId);
+  }
+
   return app;
 }
+
+/** A queued crawl this old whose workflow does not exist will never start (a start takes at most a few seconds). */
+const UNSTARTED_AFTER_MS = 60_000;

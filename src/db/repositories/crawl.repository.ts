@@ -17,11 +17,35 @@ export async function activeCrawlId(db: Database, siteId: string): Promise<strin
   return r?.id;
 }
 
+/**
+ * Removes the row of a crawl whose workflow could not be started (the API wrote it just before):
+ * nothing refers to it yet. Only while it is still `queued`.
+ */
+export async function removeUnstartedCrawl(db: Database, crawlId: string): Promise<void> {
+  await db.deleteFrom('crawls').where('id', '=', crawlId).where('status', '=', 'queued').execute();
+}
+
+/**
+ * Ends a queued crawl whose workflow does not exist (the process that wrote its row stopped before
+ * it started the workflow, or Temporal lost it): `failed` with `not_started`, so the site can be
+ * crawled again. False when the crawl was no longer queued.
+ */
+export async function failUnstartedCrawl(db: Database, crawlId: string): Promise<boolean> {
+  const error = { code: 'not_started', message: 'the crawl was written but its workflow never started (the process that started it stopped, or the workflow service lost it)' };
+  const r = await db
+    .updateTable('crawls')
+    .set({ status: 'failed', error: JSON.stringify(error), completed_at: sql<Date>`now()` })
+    .where('id', '=', crawlId)
+    .where('status', '=', 'queued')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
 export type OpenCrawlResult = { opened: true } | { opened: false; reason: 'crawl_in_progress'; activeCrawlId: string } | { opened: false; reason: 'site_gone' };
 
 /**
- * The crawl's row, written by its own workflow as its first step (so a Temporal Schedule can start
- * a crawl exactly as the API does). Idempotent: a retry finds the row it wrote. When the site
+ * The crawl's row: written by the API before it starts the workflow, and by the workflow's first
+ * step when a Temporal Schedule started it. Idempotent: the workflow, or a retry, finds the row. When the site
  * already has a queued or running crawl, the row is written `failed` with `crawl_in_progress`
  * naming that crawl, so whoever started this one can see why it never ran.
  */
