@@ -126,7 +126,7 @@ export const CrawlSchema = z
       .openapi({
         description:
           'Why the crawl failed or is partial beyond failed pages: `no_pages` or the first page\'s error code (failed); `off_site_redirect` (the home page redirects to another site), ' +
-          '`robots_disallowed` (robots.txt shuts every page), `discovery_failed` (discovery stopped after its retries), `fetch_budget_spent` (discovery used its 4 requests per page of maxPages). Null otherwise.',
+          '`robots_disallowed` (robots.txt shuts every page), `discovery_failed` (discovery stopped after its retries), `fetch_budget_spent` (discovery used its 4 requests per page of maxPages), `crawl_in_progress` (a start that lost a race to another crawl of the site), `not_started` (written, but its workflow never started). Null otherwise.',
       }),
     createdAt: z.string(),
     startedAt: z.string().nullable(),
