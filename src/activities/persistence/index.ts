@@ -6,7 +6,7 @@ import { findCrawl, isCrawlEnded, markCrawlRunning, openCrawl, purgeOldCrawlResu
 import { claimPages, markCrawlPageEnrichFailed, markCrawlPageScanFailed, registerPage } from '../../db/repositories/crawl-page.repository.ts';
 import { findCrawlSiteFlows } from '../../db/repositories/site-flows.repository.ts';
 import { flowPagePath, flowPageUrl, type SiteFlowsSummary } from '../../shared/site-flows.ts';
-import { finalizeCrawl } from '../../db/repositories/finalization.repository.ts';
+import { finalizeCrawl, pagesForCrawlChecks } from '../../db/repositories/finalization.repository.ts';
 import { FAILURE_TYPES, type PageError, type ScanStage, type ScanStatus, type ViewportName } from '../../shared/contracts.ts';
 import type { Logger } from '../../logger.ts';
 import type { HostPacer } from '../../shared/politeness.ts';
@@ -174,7 +174,14 @@ export function createPersistenceActivities(deps: PersistenceActivityDeps) {
     },
 
     async finalizeCrawl(input: { crawlId: string; cancelled: boolean }): Promise<{ status: string; newIssues: number | null; fixedIssues: number | null }> {
-      const { crawl, alreadyEnded } = await finalizeCrawl(deps.db, input.crawlId, { cancelled: input.cancelled, crawlLevelChecks: [sharedTitleFindings, multipleWaysFindings] });
+      // The crawl-level checks are judged here, outside the finalization's transaction, from the
+      // crawl's scanned pages (every scan has ended by now); the transaction only stores them.
+      let crawlLevelFindings: ReturnType<typeof sharedTitleFindings> = [];
+      if (!input.cancelled) {
+        const { pages, crawl } = await pagesForCrawlChecks(deps.db, input.crawlId);
+        crawlLevelFindings = [sharedTitleFindings, multipleWaysFindings].flatMap((check) => check(pages, crawl));
+      }
+      const { crawl, alreadyEnded } = await finalizeCrawl(deps.db, input.crawlId, { cancelled: input.cancelled, crawlLevelFindings });
       if (!alreadyEnded) {
         deps.logger.info(
           {

@@ -15,15 +15,34 @@ import { appendHistory, historyEntry } from './status-history.ts';
 
 export interface FinalizeOptions {
   cancelled: boolean;
-  /** Checks whose findings only the whole crawl shows, stored on their pages' scans before the diff. */
-  crawlLevelChecks?: readonly CrawlLevelCheck[];
+  /**
+   * Findings only the whole crawl shows (shared titles, multiple ways), judged by the caller from
+   * `pagesForCrawlChecks` before this runs, stored on their pages' scans before the diff. Not
+   * stored when the crawl is cancelled or had already ended.
+   */
+  crawlLevelFindings?: ReadonlyArray<{ pageScanId: string; finding: NewFindingRecord }>;
 }
 
-/** A check over every scanned page of a crawl (shared titles, multiple ways). */
-export type CrawlLevelCheck = (
-  pages: readonly CrawlPageForChecks[],
-  crawl: { viewports: readonly ViewportName[] | null; homeUrl: string | null },
-) => Array<{ pageScanId: string; finding: NewFindingRecord }>;
+/** What the crawl-level checks read: the crawl's scanned pages, its viewports and the site's home. */
+export async function pagesForCrawlChecks(
+  db: Database,
+  crawlId: string,
+): Promise<{ pages: CrawlPageForChecks[]; crawl: { viewports: readonly ViewportName[] | null; homeUrl: string | null } }> {
+  const crawl = await db.selectFrom('crawls').select(['site_id', 'viewports']).where('id', '=', crawlId).executeTakeFirstOrThrow();
+  const pages = await db
+    .selectFrom('page_scans')
+    .select(['id', 'url', 'page_title', 'ways'])
+    .where('kind', '=', 'crawl')
+    .where('crawl_id', '=', crawlId)
+    .where('status', 'in', ['completed', 'completed_partial'])
+    .orderBy('created_at')
+    .execute();
+  const site = await db.selectFrom('sites').select('base_url').where('id', '=', crawl.site_id).executeTakeFirst();
+  return {
+    pages: pages.map((p) => ({ pageScanId: p.id, url: p.url, title: p.page_title, ways: p.ways })),
+    crawl: { viewports: crawl.viewports, homeUrl: site?.base_url ?? null },
+  };
+}
 
 export interface FinalizeResult {
   crawl: CrawlRecord;
@@ -56,18 +75,8 @@ async function diffAndEndCrawl(db: Database, crawlId: string, opts: FinalizeOpti
     if (isCrawlEnded(crawl.status)) return { crawl: crawlFromRow(crawl), alreadyEnded: true };
     const siteId = crawl.site_id;
 
-    if (opts.crawlLevelChecks?.length && !opts.cancelled) {
-      const pages = await trx
-        .selectFrom('page_scans')
-        .select(['id', 'url', 'page_title', 'ways'])
-        .where('kind', '=', 'crawl')
-        .where('crawl_id', '=', crawlId)
-        .where('status', 'in', ['completed', 'completed_partial'])
-        .orderBy('created_at')
-        .execute();
-      const site = await trx.selectFrom('sites').select('base_url').where('id', '=', siteId).executeTakeFirst();
-      const forChecks = pages.map((p) => ({ pageScanId: p.id, url: p.url, title: p.page_title, ways: p.ways }));
-      const extra = opts.crawlLevelChecks.flatMap((check) => check(forChecks, { viewports: crawl.viewports, homeUrl: site?.base_url ?? null }));
+    if (opts.crawlLevelFindings?.length && !opts.cancelled) {
+      const extra = opts.crawlLevelFindings;
       for (let i = 0; i < extra.length; i += 500) {
         // One finding per element and criterion: where the page's own scan already flagged its
         // title under 2.4.2 (a generic or unrelated title), that finding stays and names the
