@@ -223,3 +223,10 @@ export interface TabAuth {
 
 /** How a scripted login ended: the reason names the step, never a value typed. */
 export type LoginOutcome = { ok: true } | { ok: false; reason: string };
+
+/**
+ * A site's authentication set-up as the workers read it: from the database by id, opened with the
+ * worker's SECRETS_KEY. It never travels through Temporal (no workflow or activity input or
+ * result carries it), and nothing here logs it.
+ */
+export type SiteAuthLoad = { kind: 'none' } | { kind: 'auth'; auth: TabAuth } | { kind: 'unavailable'; message: string };

@@ -1,7 +1,7 @@
 import type { BrowserContext, Cookie, Page } from 'playwright';
-import { DEFAULT_LOGIN_STEP_TIMEOUT_MS, isLoginUrl, onOrigin, urlMatches, type LoginOutcome, type LoginStep, type SiteAuthSetup, type TabAuth } from '../../shared/site-auth.ts';
+import { DEFAULT_LOGIN_STEP_TIMEOUT_MS, isLoginUrl, onOrigin, urlMatches, type LoginOutcome, type LoginStep, type SiteAuthLoad, type SiteAuthSetup, type TabAuth } from '../../shared/site-auth.ts';
 
-export type { LoginOutcome, TabAuth };
+export type { LoginOutcome, SiteAuthLoad, TabAuth };
 import { describeStep, runStep, StepOffSiteError, timedOut } from './scripted-steps.ts';
 
 export { describeStep };
@@ -17,12 +17,6 @@ function originOf(url: string): string {
 }
 
 
-/**
- * A site's authentication set-up as the workers read it: from the database by id, opened with the
- * worker's SECRETS_KEY. It never travels through Temporal (no workflow or activity input or
- * result carries it), and nothing here logs it.
- */
-export type SiteAuthLoad = { kind: 'none' } | { kind: 'auth'; auth: TabAuth } | { kind: 'unavailable'; message: string };
 
 
 /** Context options for the set-up: basic credentials answered to the site's origin only. */
