@@ -7,17 +7,13 @@ import { crawlPageState, ensureCrawlPageScan, recordCrawlPageScan } from '../../
 import { getPageUrl } from '../../db/repositories/page.repository.ts';
 import { countFindings, findScan, flowRanAt, markFlowRan, saveScanPageInfo, saveScanResult, setScanStage } from '../../db/repositories/scan.repository.ts';
 import type { Database } from '../../db/database.ts';
-import { FAILURE_TYPES, unfinishedEngines, type PageError, type ScanPageResult, type ScanStage, type ViewportName } from '../../shared/contracts.ts';
+import { FAILURE_TYPES, type PageError, type ScanPageResult, type ScanStage, type ViewportName } from '../../shared/contracts.ts';
 import { DEFAULT_VIEWPORTS, isDesktopOnly, viewportKey, viewportSetup } from '../../shared/viewports.ts';
 import { findCrawl } from '../../db/repositories/crawl.repository.ts';
-import { capFindings } from '../../shared/findings-cap.ts';
-import { pageScore } from '../../shared/score.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
 import type { SecretsKey } from '../../security/secrets.ts';
 import type { Logger } from '../../logger.ts';
-import { boundedSelector } from '../../shared/limits.ts';
-import { fingerprint } from '../../audit/findings/findings.ts';
-import { groupKey } from '../../audit/findings/group-key.ts';
+import { scanRecord } from '../../audit/scan-record.ts';
 import type { BrowserProvider } from '../../audit/session/browser-provider.ts';
 import { isBrowserGone } from '../../audit/session/classify-navigation-error.ts';
 import { DEFAULT_ENGINES, enginesForViewport, type ScanEngine } from '../../audit/engines/index.ts';
@@ -317,29 +313,11 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
       }
       await pacer.succeeded(url);
       deps.logger.debug({ scanId, url, ms: Date.now() - startedAt, engines: Object.fromEntries(result.engines.map((e) => [e.engine, e.ms])), stages }, 'page checked');
-      // The score counts every finding; only the stored list is capped.
-      const score = pageScore(result.findings);
-      const { kept, leftOut } = capFindings(result.findings);
-      if (leftOut) deps.logger.warn({ scanId, url, kept: kept.length, leftOut: leftOut.total }, 'more findings than a page keeps; the rest are counted per rule');
-      result.findings = kept;
-      // Engines that ran out of the scan's time or broke: the page stands with the others' findings.
-      const unfinished = unfinishedEngines(result.engines);
+      const record = scanRecord({ url, result, checked, tagged });
+      const { score, leftOut, unfinished, rows } = record;
+      if (leftOut) deps.logger.warn({ scanId, url, kept: record.kept.length, leftOut: leftOut.total }, 'more findings than a page keeps; the rest are counted per rule');
+      result.findings = record.kept;
       if (unfinished.length) deps.logger.warn({ scanId, url, unfinished }, 'some engines did not finish on the page; its results stand without theirs');
-      const rows = result.findings.map((found) => {
-          // A selector is indexed and part of the issue's identity: the page decides its length.
-          const f = { ...found, elementSelector: boundedSelector(found.elementSelector) };
-          const context = { state: f.state ?? null, viewport: f.viewport ?? null };
-          return {
-            ...f,
-            ...context,
-            // Engine texts until enrichment replaces them; they stay if enrichment fails.
-            description: `${f.engineHelp}. ${f.engineDescription}.`.replace(/\.\./g, '.'),
-            fixSuggestion: f.failureSummary || f.engineHelp,
-            data: { ...f.data, ...(result.blocked.length ? { blockedRequests: result.blocked.length } : {}) },
-            fingerprint: fingerprint(url, f.ruleId, f.elementSelector, context),
-            groupKey: groupKey(f.ruleId, f.elementSelector, f.elementHtml),
-          };
-        });
       await saveScanResult(deps.db, scanId, {
         issuesLeftOut: leftOut,
         pageTitle: result.pageTitle,
@@ -349,12 +327,7 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
         passes: result.passes,
         findings: rows,
         screenshots: screenshotsToStore(result.screenshots, result.findings, rows, deps.screenshots, tabOwner.crawlId ?? null, tagged && !isDocument ? first : null),
-        coverage: {
-          viewports: tagged && !isDocument ? checked.viewports : null,
-          states: [...checked.states],
-          ...(unfinished.length ? { unfinishedEngines: unfinished } : {}),
-          ...(result.document ? { document: result.document } : {}),
-        },
+        coverage: record.coverage,
       });
       if (result.candidates) await saveJudgementCandidates(deps.db, scanId, { ...result.candidates, viewport: tagged ? first : null });
       return result;
