@@ -1,3 +1,4 @@
+import type { AuditWindow } from '../page-helpers.ts';
 /**
  * What the colour checks (1.4.1 Use of Color) read in the page: links whose only mark is their
  * colour (F73), and form fields told apart from the others of their form only by colours (F81).
@@ -41,8 +42,7 @@ export interface ColourFacts {
 
 /** Runs in the page. */
 export function scanColour(opts: { axeSelectors: string[]; skipSelectors: string[]; maxLinks: number; maxFields: number }): ColourFacts {
-  type Helpers = { rendered(el: Element): boolean; remember(el: Element): number };
-  const w = window as unknown as { __a11yAudit: Helpers };
+  const w = window as unknown as AuditWindow;
   const A = w.__a11yAudit;
   const blockish = (d: string) => ['block', 'list-item', 'table', 'flex', 'grid', 'inline-block', 'flow-root'].includes(d) || d.startsWith('table-');
   const cs = (el: Element, pseudo?: string) => getComputedStyle(el, pseudo);

@@ -4,6 +4,7 @@ import type { FindingDraft } from '../../../shared/findings.ts';
 import { contrast, floor2, parseCssColour, type Rgb } from '../pixel-contrast/luminance.ts';
 import { ownFinding, understandingUrl, type EngineResult, type PageSession, type ScanEngine } from '../engine.ts';
 import { fieldVerdicts, linkVerdict, needsTextBlock, scanColour, type FieldFacts } from './colour-scan.ts';
+import type { AuditWindow } from '../page-helpers.ts';
 
 /**
  * Use of colour (1.4.1), read from computed styles (no layout change, no screenshot):
@@ -118,8 +119,7 @@ export const colourEngine: ScanEngine = {
     if (ids.length) {
       const described = await page.evaluate(
         ({ ids, askText }) => {
-          type Helpers = { withTree<T>(f: () => T): T; recall(id: number): Element | undefined; describe(e: Element): { selector: string; html: string } };
-          const w = window as unknown as { __a11yAudit: Helpers; axe: { commons: { dom: { isInTextBlock(el: Element): boolean } } } };
+          const w = window as unknown as AuditWindow & { axe: { commons: { dom: { isInTextBlock(el: Element): boolean } } } };
           const A = w.__a11yAudit;
           return A.withTree(() =>
             ids.map((id) => {

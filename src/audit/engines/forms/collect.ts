@@ -1,4 +1,5 @@
 import type { FormPageFacts } from './facts.ts';
+import type { AuditWindow } from '../page-helpers.ts';
 
 /** Bounds of one collection: a huge page costs no more than a form-heavy normal one. */
 export interface CollectOptions {
@@ -19,13 +20,7 @@ export interface CollectOptions {
  * element is read inside its own try/catch, so an odd node is skipped, never fatal.
  */
 export function collectFormFacts(o: CollectOptions): FormPageFacts {
-  const w = window as unknown as {
-    __a11yAudit: {
-      withTree<T>(fn: () => T): T;
-      describe(el: Element): { selector: string; html: string };
-      name(el: Element): string;
-      rendered(el: Element): boolean;
-    };
+  const w = window as unknown as AuditWindow & {
     axe: { commons: { aria: { getRole(el: Element, opts?: unknown): string | null } } };
   };
   const h = w.__a11yAudit;

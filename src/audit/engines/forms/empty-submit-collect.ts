@@ -1,4 +1,5 @@
 import type { EmptySubmitField, EmptySubmitForm, EmptySubmitText } from './empty-submit.ts';
+import type { AuditWindow } from '../page-helpers.ts';
 
 /** Bounds of the in-page work of one empty submission. */
 export interface EmptySubmitOptions {
@@ -27,7 +28,7 @@ interface Armed {
  * "required") and a way to submit it. Returns how many there are (at most `maxForms`).
  */
 export function findEmptySubmitForms(o: EmptySubmitOptions): number {
-  const w = window as unknown as { __a11yAudit: { rendered(el: Element): boolean }; __a11yEmptySubmit?: { forms: HTMLFormElement[] } };
+  const w = window as unknown as AuditWindow & { __a11yEmptySubmit?: { forms: HTMLFormElement[] } };
   const forms: HTMLFormElement[] = [];
   const required = (f: Element) => {
     if (f.hasAttribute('required') || f.getAttribute('aria-required') === 'true') return true;
@@ -126,8 +127,7 @@ export function sendFormEmpty(args: { i: number; o: EmptySubmitOptions }): { ok:
  * not before, per field and page-wide. Stops the submit listener.
  */
 export function readEmptySubmit(args: { i: number; o: EmptySubmitOptions }): EmptySubmitForm | null {
-  const w = window as unknown as {
-    __a11yAudit: { withTree<T>(fn: () => T): T; describe(el: Element): { selector: string; html: string }; name(el: Element): string; rendered(el: Element): boolean };
+  const w = window as unknown as AuditWindow & {
     __a11yEmptySubmit?: { forms: HTMLFormElement[]; armed?: Armed };
   };
   const h = w.__a11yAudit;

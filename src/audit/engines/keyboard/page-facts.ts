@@ -2,6 +2,7 @@ import type { CDPSession, Page } from 'playwright';
 import type { FocusLook } from './focus-visible.ts';
 import type { KeyListeners } from './presses.ts';
 import { probe, type Probe } from './probe.ts';
+import type { AuditWindow } from '../page-helpers.ts';
 
 /**
  * What the keyboard checks measure in the page, through the probe: the functions serialised into
@@ -49,7 +50,7 @@ export const trapFacts = (k: Probe, { ids, exitSource }: { ids: number[]; exitSo
     !!first && !!last && tabbables.some((e) => e.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING) && tabbables.some((e) => e.compareDocumentPosition(last) & Node.DOCUMENT_POSITION_PRECEDING);
   const exit = new RegExp(exitSource, 'i');
   const exitControl = els.some((e) => ['aria-label', 'title', 'value', 'alt'].map((a) => e.getAttribute(a) || '').concat((e as HTMLElement).innerText || e.textContent || '').some((t) => exit.test(t)));
-  const A = (window as unknown as { __a11yAudit: { withTree<T>(f: () => T): T; describe(e: Element): { selector: string; html: string } } }).__a11yAudit;
+  const A = (window as unknown as AuditWindow).__a11yAudit;
   const described = A.withTree(() => els.map((e) => A.describe(e)));
   return { firstIndex: first ? els.indexOf(first) : 0, textEntry, text, inDialog, exitControl, cutsOff, described, firstId: first ? ids[els.indexOf(first)] : ids[0] };
 };
@@ -219,7 +220,7 @@ export async function focusMeasures(page: Page, plain: StyleCheck[], pixelCap: n
 
 /** In the page: the description of each element, or null for one that is gone (axe's tree is built only when there is one to describe). */
 export const describeIds = (k: Probe, ids: number[]) => {
-  const A = (window as unknown as { __a11yAudit: { withTree<T>(f: () => T): T; describe(e: Element): { selector: string; html: string } } }).__a11yAudit;
+  const A = (window as unknown as AuditWindow).__a11yAudit;
   if (ids.length === 0) return [];
   return A.withTree(() => ids.map((id) => (k.el(id) ? A.describe(k.el(id)!) : null)));
 };
@@ -398,7 +399,7 @@ export function findFakeControls(k: Probe, arg: { listenerIds: number[]; cap: nu
     if (p && cursor(el) === 'pointer' && cursor(p) !== 'pointer') add(el, 'a pointer cursor');
   }
   const out: FakeControl[] = [];
-  const A = (window as unknown as { __a11yAudit: { withTree<T>(f: () => T): T; describe(e: Element): { selector: string; html: string } } }).__a11yAudit;
+  const A = (window as unknown as AuditWindow).__a11yAudit;
   const keep: Array<[Element, string[], string, boolean]> = [];
   const norm = (t: string) => t.replace(/\s+/g, ' ').trim().toLowerCase();
   /** An element's rendered text, white space collapsed. */

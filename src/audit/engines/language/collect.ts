@@ -1,3 +1,4 @@
+import type { AuditWindow } from '../page-helpers.ts';
 /**
  * What the language checks read in the page, gathered in one walk of the DOM: the text in the
  * page's default language (`<html lang>`), the own text of each element with a `lang` of its
@@ -82,7 +83,7 @@ export interface LanguageFacts {
  * kept with `__a11yAudit.remember`, to be described only if they are reported.
  */
 export function collectLanguageFacts(caps: LanguageCaps): LanguageFacts {
-  const audit = (window as unknown as { __a11yAudit: { remember(el: Element): number } }).__a11yAudit;
+  const audit = (window as unknown as AuditWindow).__a11yAudit;
   const html = document.documentElement;
   const SKIP = new Set([
     'script', 'style', 'noscript', 'template', 'code', 'pre', 'kbd', 'samp', 'var', 'textarea', 'select', 'option', 'svg', 'math',

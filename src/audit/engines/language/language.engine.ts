@@ -5,6 +5,7 @@ import { judgeLanguage, languageName, scriptCounts, type LanguageVerdict } from 
 import { foreignScriptRuns, foreignSentences, otherLanguage } from './parts.ts';
 import { expectedScripts, primarySubtag } from './tags.ts';
 import { ownFinding, understandingUrl, type EngineResult, type PageSession, type ScanEngine } from '../engine.ts';
+import type { AuditWindow } from '../page-helpers.ts';
 
 /** ACT rules each rule of this engine implements (for the accuracy harness). */
 export const ACT_RULES: Record<string, string[]> = {
@@ -55,6 +56,22 @@ export function describeMismatch(v: Mismatch, declaredAttr: string): string {
 }
 
 /** Findings from the collected facts: the pure part of the engine. */
+/** A `lang-of-parts-mismatch` finding (3.1.2): an element whose lang does not name the language of its text. */
+function partMismatch(at: { selector: string; html: string }, type: 'confirmed' | 'needs_review', failureSummary: string, data: Record<string, unknown>): FindingDraft {
+  return ownFinding({
+    ruleId: 'lang-of-parts-mismatch',
+    type,
+    severity: 'moderate',
+    criterion: '3.1.2',
+    ...at,
+    help: 'Give passages the lang of the language they are in',
+    description: 'An element\'s lang attribute must name the language of its text, so that screen readers switch to the right pronunciation.',
+    failureSummary,
+    helpUrl: understandingUrl('language-of-parts'),
+    data,
+  });
+}
+
 export function languageTargets(facts: LanguageFacts): Target[] {
   const targets: Target[] = [];
   const pageTag = facts.htmlLang ?? facts.htmlXmlLang;
@@ -100,18 +117,12 @@ export function languageTargets(facts: LanguageFacts): Target[] {
       targets.push({
         id: part.id,
         build: (at) =>
-          ownFinding({
-            ruleId: 'lang-of-parts-mismatch',
-            type: 'needs_review',
-            severity: 'moderate',
-            criterion: '3.1.2',
-            ...at,
-            help: 'Give passages the lang of the language they are in',
-            description: 'An element\'s lang attribute must name the language of its text, so that screen readers switch to the right pronunciation.',
-            failureSummary: `This element declares ${part.attr}="${part.lang}" (${langName(primarySubtag(part.lang)!)}), but its short text reads as ${langName(other.subtag)}: ${other.functionWords} of its ${other.words} words are common ${langName(other.subtag)} words, none common ${langName(primarySubtag(part.lang)!)} ones. Check the language of this text and correct its lang.`,
-            helpUrl: understandingUrl('language-of-parts'),
-            data: { declared: part.lang, attribute: part.attr, detected: other.subtag, detectedCode: other.code, uncertain: true, sample: CAP(part.text), review: { reason: 'A short text, judged by its common words only.' } },
-          }),
+          partMismatch(
+            at,
+            'needs_review',
+            `This element declares ${part.attr}="${part.lang}" (${langName(primarySubtag(part.lang)!)}), but its short text reads as ${langName(other.subtag)}: ${other.functionWords} of its ${other.words} words are common ${langName(other.subtag)} words, none common ${langName(primarySubtag(part.lang)!)} ones. Check the language of this text and correct its lang.`,
+            { declared: part.lang, attribute: part.attr, detected: other.subtag, detectedCode: other.code, uncertain: true, sample: CAP(part.text), review: { reason: 'A short text, judged by its common words only.' } },
+          ),
       });
       continue;
     }
@@ -120,18 +131,12 @@ export function languageTargets(facts: LanguageFacts): Target[] {
     targets.push({
       id: part.id,
       build: (at) =>
-        ownFinding({
-          ruleId: 'lang-of-parts-mismatch',
-          type: v.outcome,
-          severity: 'moderate',
-          criterion: '3.1.2',
-          ...at,
-          help: 'Give passages the lang of the language they are in',
-          description: 'An element\'s lang attribute must name the language of its text, so that screen readers switch to the right pronunciation.',
-          failureSummary: `This element ${describeMismatch(v, part.attr)} ${v.outcome === 'confirmed' ? `Set ${part.attr}="${v.detected.subtag}".` : 'Check the language of this text and correct its lang.'}`,
-          helpUrl: understandingUrl('language-of-parts'),
-          data: { declared: part.lang, attribute: part.attr, detected: v.detected.subtag || null, detectedCode: v.detected.code, uncertain: v.detected.uncertain ?? false, evidence: v.evidence, sample: CAP(part.text) },
-        }),
+        partMismatch(
+          at,
+          v.outcome,
+          `This element ${describeMismatch(v, part.attr)} ${v.outcome === 'confirmed' ? `Set ${part.attr}="${v.detected.subtag}".` : 'Check the language of this text and correct its lang.'}`,
+          { declared: part.lang, attribute: part.attr, detected: v.detected.subtag || null, detectedCode: v.detected.code, uncertain: v.detected.uncertain ?? false, evidence: v.evidence, sample: CAP(part.text) },
+        ),
     });
   }
 
@@ -259,9 +264,7 @@ export const languageEngine: ScanEngine = {
     const targets = languageTargets(facts);
     if (!targets.length) return { findings: [] };
     const described = await page.evaluate((ids: Array<number | 'html'>) => {
-      const a = (window as unknown as {
-        __a11yAudit: { withTree<T>(fn: () => T): T; describe(el: Element): { selector: string; html: string }; recall(id: number): Element | undefined };
-      }).__a11yAudit;
+      const a = (window as unknown as AuditWindow).__a11yAudit;
       return a.withTree(() =>
         ids.map((id) => {
           try {

@@ -1,3 +1,4 @@
+import type { AuditWindow } from '../page-helpers.ts';
 /**
  * Animated images that move for more than five seconds with no way to pause them (WCAG 2.2.2
  * Pause, Stop, Hide; G152 sets an animated GIF to stop within five seconds). An `<img>` has no
@@ -116,7 +117,7 @@ export interface AnimatedImageCandidate {
  * and whether a `<picture>` gives users who ask for reduced motion another source. Self-contained.
  */
 export function animatedImageCandidates(cap: number): AnimatedImageCandidate[] {
-  const audit = (window as unknown as { __a11yAudit: { remember(el: Element): number; rendered(el: Element): boolean } }).__a11yAudit;
+  const audit = (window as unknown as AuditWindow).__a11yAudit;
   const out: AnimatedImageCandidate[] = [];
   const PAUSE = /\b(pause|stop|play|freeze|animation)\b/i;
   for (const img of Array.from(document.images).slice(0, 2000)) {

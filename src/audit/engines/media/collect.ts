@@ -1,3 +1,4 @@
+import type { AuditWindow } from '../page-helpers.ts';
 /**
  * What the media checks read in the page: each `<video>` and `<audio>` with its tracks, state
  * and the alternatives found next to it, and links to audio or video files. In-page functions,
@@ -71,7 +72,7 @@ export interface PageMediaFacts {
 
 /** Runs in the page after `ensureInPage`. */
 export function collectMediaFacts(caps: MediaCaps): PageMediaFacts {
-  const audit = (window as unknown as { __a11yAudit: { remember(el: Element): number; rendered(el: Element): boolean } }).__a11yAudit;
+  const audit = (window as unknown as AuditWindow).__a11yAudit;
   const TRANSCRIPT = /\b(transcripts?|transcription|text version|text alternative|full text|read (?:the|a) text|audio[- ]described|described version|audio description|sign language)\b/i;
   const AUDIO_EXT = /\.(mp3|wav|ogg|oga|opus|m4a|aac|flac|wma|aiff?)$/i;
   const VIDEO_EXT = /\.(mp4|m4v|mov|webm|ogv|avi|wmv|mkv|mpe?g|3gp|flv)$/i;
@@ -249,7 +250,7 @@ export interface AudioProbe {
  * CORS cannot be heard and gives `unknown` unless it has no audio track at all.
  */
 export async function probeAudio({ id, budgetMs }: { id: number; budgetMs: number }): Promise<AudioProbe> {
-  const audit = (window as unknown as { __a11yAudit: { recall(id: number): Element | undefined } }).__a11yAudit;
+  const audit = (window as unknown as AuditWindow).__a11yAudit;
   const el = audit.recall(id) as (HTMLMediaElement & { captureStream?: () => MediaStream; webkitAudioDecodedByteCount?: number }) | undefined;
   if (!el || !el.isConnected) return { audio: 'unknown', reason: 'element gone' };
   const started = performance.now();

@@ -4,6 +4,7 @@ import { collectMediaFacts, DEFAULT_MEDIA_CAPS, probeAudio, type AudioProbe, typ
 import { alternativeFound, judgeMedia, judgeMediaLink, type MediaRule, type MediaVerdict } from './judge.ts';
 import { animatedImageCandidates, fetchImageBytes, gifTiming, judgeAnimatedImage, MOVES_FOR_MS } from './animated-image.ts';
 import { ownFinding, understandingUrl, type EngineResult, type PageSession, type ScanEngine } from '../engine.ts';
+import type { AuditWindow } from '../page-helpers.ts';
 
 /** ACT rules each rule of this engine implements (for the accuracy harness). */
 export const ACT_RULES: Record<string, string[]> = {
@@ -65,6 +66,24 @@ function summary(what: string, v: MediaVerdict, found: string | null): string {
   return `${what}: missing ${missing}.${foundText}${notes}`;
 }
 
+/** A finding of a media rule, with the rule's text from `TEXT`. */
+function mediaFinding(v: MediaVerdict, where: { selector: string; html: string }, failureSummary: string, data: Record<string, unknown>, alsoFails?: readonly string[]): FindingDraft {
+  const t = TEXT[v.rule];
+  return ownFinding({
+    ruleId: v.rule,
+    type: v.outcome,
+    severity: t.severity,
+    criterion: v.criterion,
+    ...where,
+    help: t.help,
+    description: t.description,
+    failureSummary,
+    helpUrl: understandingUrl(t.slug),
+    data,
+    alsoFails,
+  });
+}
+
 function describeMedia(m: MediaFacts): string {
   const src = m.src ? ` (${m.src.split('/').pop()?.slice(0, 60)})` : '';
   return `This ${m.kind}${src}`;
@@ -110,19 +129,12 @@ export const mediaEngine: ScanEngine = {
       for (const ruleId of supersede) supersedes.push({ ruleId, selector: where.selector });
       const found = alternativeFound(m.near);
       for (const v of verdicts) {
-        const t = TEXT[v.rule];
         findings.push(
-          ownFinding({
-            ruleId: v.rule,
-            type: v.outcome,
-            severity: t.severity,
-            criterion: v.criterion,
-            ...where,
-            help: t.help,
-            description: t.description,
-            failureSummary: summary(describeMedia(m), v, found),
-            helpUrl: understandingUrl(t.slug),
-            data: {
+          mediaFinding(
+            v,
+            where,
+            summary(describeMedia(m), v, found),
+            {
               missing: v.missing,
               notes: v.notes,
               audio: probe?.audio ?? 'not measured',
@@ -132,8 +144,8 @@ export const mediaEngine: ScanEngine = {
               autoplay: m.autoplay,
               src: m.src.slice(0, 160),
             },
-            alsoFails: v.alsoFails,
-          }),
+            v.alsoFails,
+          ),
         );
       }
     }
@@ -144,20 +156,13 @@ export const mediaEngine: ScanEngine = {
       const v = judgeMediaLink(l);
       if (!where || !v) continue;
       linkFindings++;
-      const t = TEXT[v.rule];
       findings.push(
-        ownFinding({
-          ruleId: v.rule,
-          type: v.outcome,
-          severity: t.severity,
-          criterion: v.criterion,
-          ...where,
-          help: t.help,
-          description: t.description,
-          failureSummary: summary(`This link to ${l.kind === 'audio' ? 'an audio' : 'a video'} file ("${l.text.slice(0, 60)}", ${l.href.slice(0, 80)})`, v, null),
-          helpUrl: understandingUrl(t.slug),
-          data: { missing: v.missing, notes: v.notes, href: l.href.slice(0, 160), kind: l.kind },
-        }),
+        mediaFinding(
+          v,
+          where,
+          summary(`This link to ${l.kind === 'audio' ? 'an audio' : 'a video'} file ("${l.text.slice(0, 60)}", ${l.href.slice(0, 80)})`, v, null),
+          { missing: v.missing, notes: v.notes, href: l.href.slice(0, 160), kind: l.kind },
+        ),
       );
     }
     return { findings: [...findings, ...animated], supersedes };
@@ -217,9 +222,7 @@ async function animatedImageFindings(page: PageSession['page']): Promise<Finding
 /** The selector and HTML of elements the page remembered (`__a11yAudit.remember`), null for one gone. */
 function describeRemembered(page: PageSession['page'], ids: number[]): Promise<Array<{ selector: string; html: string } | null>> {
   return page.evaluate((list: number[]) => {
-    const a = (window as unknown as {
-      __a11yAudit: { withTree<T>(fn: () => T): T; describe(el: Element): { selector: string; html: string }; recall(id: number): Element | undefined };
-    }).__a11yAudit;
+    const a = (window as unknown as AuditWindow).__a11yAudit;
     return a.withTree(() =>
       list.map((id) => {
         try {

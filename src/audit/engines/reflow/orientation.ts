@@ -1,5 +1,6 @@
 import type { Page } from 'playwright';
 import { MOBILE_VIEWPORT } from '../../../shared/audit-setup.ts';
+import type { reflowRegistry } from './registry.ts';
 
 /**
  * WCAG 1.3.4 Orientation, measured: the page, already loaded, is laid out at a phone's viewport in
@@ -108,19 +109,8 @@ export interface OrientationState {
  * Runs in the page: the state of its content at the current viewport. Bounded: a chain of at most
  * eight boxes for the rotation, 3 000 text nodes for the visible text.
  */
-export function orientationState(rotationOf: typeof rotationDegrees, opts: { maxTexts: number }): OrientationState {
-  type Reg = { ids: WeakMap<Element, number>; refs: Array<WeakRef<Element>> };
-  const w = window as unknown as { __a11yReflow?: Reg };
-  const reg: Reg = (w.__a11yReflow ??= { ids: new WeakMap(), refs: [] });
-  const idOf = (el: Element) => {
-    let id = reg.ids.get(el);
-    if (id === undefined) {
-      id = reg.refs.length;
-      reg.refs.push(new WeakRef(el));
-      reg.ids.set(el, id);
-    }
-    return id;
-  };
+export function orientationState(registry: typeof reflowRegistry, rotationOf: typeof rotationDegrees, opts: { maxTexts: number }): OrientationState {
+  const { idOf } = registry();
   const visibleCache = new Map<Element, boolean>();
   const visible = (el: Element) => {
     let v = visibleCache.get(el);

@@ -1,3 +1,4 @@
+import type { reflowRegistry } from './registry.ts';
 /**
  * 1.4.10 in the page (sent as source by the reflow engine, so it must stay self-contained): at
  * the current (narrow) viewport, the elements where content starts to stick out past the right
@@ -18,19 +19,8 @@ export interface OverflowHit {
 }
 
 /** Runs in the page: where content sticks out past the right edge of the viewport or of a box that scrolls sideways. */
-export function scanOverflow(opts: { maxElements: number; maxTexts: number }): { docWidth: number; viewWidth: number; rootClips: boolean; hits: OverflowHit[] } {
-  type Reg = { ids: WeakMap<Element, number>; refs: Array<WeakRef<Element>> };
-  const w = window as unknown as { __a11yReflow?: Reg };
-  const reg: Reg = (w.__a11yReflow ??= { ids: new WeakMap(), refs: [] });
-  const idOf = (el: Element) => {
-    let id = reg.ids.get(el);
-    if (id === undefined) {
-      id = reg.refs.length;
-      reg.refs.push(new WeakRef(el));
-      reg.ids.set(el, id);
-    }
-    return id;
-  };
+export function scanOverflow(registry: typeof reflowRegistry, opts: { maxElements: number; maxTexts: number }): { docWidth: number; viewWidth: number; rootClips: boolean; hits: OverflowHit[] } {
+  const { idOf } = registry();
   const root = document.scrollingElement ?? document.documentElement;
   const vw = document.documentElement.clientWidth;
   const docWidth = root.scrollWidth;

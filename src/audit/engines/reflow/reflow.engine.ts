@@ -9,7 +9,9 @@ import { REFLOW_RULES } from '../../../shared/rules/reflow.ts';
 import { afterResize, orientationState, orientationVerdict, PORTRAIT, rotationDegrees, type OrientationState } from './orientation.ts';
 import { orientationFinding, spacingFindings } from './spacing-orientation-findings.ts';
 import { scanOverflow } from './overflow.ts';
+import { reflowRegistry, type ReflowRegistry } from './registry.ts';
 import { recordSpill, scanSpill, setTextSpacing, TEXT_SPACING_CSS, type SpillHit } from './text-spacing.ts';
+import type { AuditWindow } from '../page-helpers.ts';
 
 /**
  * Zoom, reflow, text spacing and orientation, by resizing the viewport (styles are added only for
@@ -70,23 +72,13 @@ const DEFAULT_FONT = { standard: 16, fixed: 13 };
  * overflow and cut text. Element ids are kept in `window.__a11yReflow` between layouts.
  */
 function scanClips(
+  registry: typeof reflowRegistry,
   textClip: typeof textClipState,
   oneLine: typeof oneLineBox,
   lineHeight: typeof usedLineHeight,
   opts: { maxElements: number; maxTexts: number; maxClippers: number; sameClippers?: boolean },
 ): ClipHit[] {
-  type Reg = { ids: WeakMap<Element, number>; refs: Array<WeakRef<Element>>; clippers?: Array<WeakRef<Element>> };
-  const w = window as unknown as { __a11yReflow?: Reg };
-  const reg: Reg = (w.__a11yReflow ??= { ids: new WeakMap(), refs: [] });
-  const idOf = (el: Element) => {
-    let id = reg.ids.get(el);
-    if (id === undefined) {
-      id = reg.refs.length;
-      reg.refs.push(new WeakRef(el));
-      reg.ids.set(el, id);
-    }
-    return id;
-  };
+  const { reg, idOf } = registry();
   const styles = new Map<Element, CSSStyleDeclaration>();
   const style = (el: Element) => {
     let cs = styles.get(el);
@@ -192,8 +184,8 @@ async function describe(page: Page, ids: number[]): Promise<Array<{ selector: st
   if (ids.length === 0) return [];
   await ensureInPage(page);
   return page.evaluate((ids) => {
-    const reg = (window as unknown as { __a11yReflow?: { refs: Array<WeakRef<Element>> } }).__a11yReflow;
-    const A = (window as unknown as { __a11yAudit: { withTree<T>(f: () => T): T; describe(e: Element): { selector: string; html: string } } }).__a11yAudit;
+    const reg = (window as unknown as { __a11yReflow?: ReflowRegistry }).__a11yReflow;
+    const A = (window as unknown as AuditWindow).__a11yAudit;
     return A.withTree(() =>
       ids.map((id) => {
         const el = reg?.refs[id]?.deref();
@@ -216,7 +208,7 @@ export const reflowEngine: ScanEngine = {
     const scroll = await page.evaluate(() => ({ x: scrollX, y: scrollY }));
     const findings: FindingDraft[] = [];
     const zoomed = { width: Math.round(original.width / ZOOM), height: Math.round(original.height / ZOOM) };
-    const clipArgs = [textClipState, oneLineBox, usedLineHeight];
+    const clipArgs = [reflowRegistry, textClipState, oneLineBox, usedLineHeight];
     let textZoomed = false;
     let spaced = false;
     let orientationEmulated = false;
@@ -260,7 +252,7 @@ export const reflowEngine: ScanEngine = {
       if (spaced) {
         await nextLayout(page);
         spacingClips = (await inPage<ClipHit[]>(page, scanClips, clipArgs, { ...LIMITS, sameClippers: true })).filter((h) => !cutBefore.has(h.id));
-        spills = await inPage<SpillHit[]>(page, scanSpill, [], { maxElements: LIMITS.maxElements, maxCandidates: 20, maxTexts: LIMITS.maxTexts });
+        spills = await inPage<SpillHit[]>(page, scanSpill, [reflowRegistry], { maxElements: LIMITS.maxElements, maxCandidates: 20, maxTexts: LIMITS.maxTexts });
         spaced = await page.evaluate(`(${setTextSpacing.toString()})('', false)`).then(Boolean, () => true);
         lap('text spacing');
       }
@@ -291,7 +283,7 @@ export const reflowEngine: ScanEngine = {
       const atZoom = await inPage<ClipHit[]>(page, scanClips, clipArgs, LIMITS);
       lap('clips at 200%');
       // 1.3.4's landscape state: this layout is landscape (half the desktop window).
-      const landscape = await inPage<OrientationState>(page, orientationState, [rotationDegrees], { maxTexts: 3000 });
+      const landscape = await inPage<OrientationState>(page, orientationState, [reflowRegistry, rotationDegrees], { maxTexts: 3000 });
       lap('orientation: landscape state');
       const zoomCut = new Set(atZoom.map((h) => h.id));
       const atTextZoom = textSizeClips.filter((h) => !zoomCut.has(h.id));
@@ -302,7 +294,7 @@ export const reflowEngine: ScanEngine = {
         await page.setViewportSize({ width: REFLOW_WIDTH, height: Math.round((original.height * REFLOW_WIDTH) / original.width) });
         await nextLayout(page);
         await page.evaluate(() => window.scrollTo(0, 0));
-        overflow = await inPage(page, scanOverflow, [], { maxElements: LIMITS.maxElements, maxTexts: LIMITS.maxTexts });
+        overflow = await inPage(page, scanOverflow, [reflowRegistry], { maxElements: LIMITS.maxElements, maxTexts: LIMITS.maxTexts });
         lap('overflow at 320');
       }
 
@@ -322,7 +314,7 @@ export const reflowEngine: ScanEngine = {
           screenOrientation: { type: 'portraitPrimary', angle: 0 },
         });
         await afterResize(page);
-        const portrait = await inPage<OrientationState>(page, orientationState, [rotationDegrees], { maxTexts: 3000 });
+        const portrait = await inPage<OrientationState>(page, orientationState, [reflowRegistry, rotationDegrees], { maxTexts: 3000 });
         const locks = await page
           .evaluate(() => [...((window as unknown as { __a11yOrientationLocks?: string[] }).__a11yOrientationLocks ?? [])].map(String).slice(0, 10))
           .catch(() => [] as string[]);

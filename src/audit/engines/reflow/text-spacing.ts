@@ -1,3 +1,4 @@
+import type { reflowRegistry } from './registry.ts';
 /**
  * WCAG 1.4.12 Text Spacing, measured: the page is given the criterion's spacing (line height 1.5
  * times the font size, 2 em after paragraphs, letter spacing 0.12 em, word spacing 0.16 em, as the
@@ -77,19 +78,9 @@ export interface SpillHit {
  * before, by more than a few pixels) over visible text that follows them. Only the innermost such
  * box is looked at (a box that spills makes every ancestor of auto height report overflow too).
  */
-export function scanSpill(opts: { maxElements: number; maxCandidates: number; maxTexts: number }): SpillHit[] {
-  type Reg = { ids: WeakMap<Element, number>; refs: Array<WeakRef<Element>> };
-  const w = window as unknown as { __a11yReflow?: Reg; __a11ySpillBefore?: WeakMap<Element, number> };
-  const reg: Reg = (w.__a11yReflow ??= { ids: new WeakMap(), refs: [] });
-  const idOf = (el: Element) => {
-    let id = reg.ids.get(el);
-    if (id === undefined) {
-      id = reg.refs.length;
-      reg.refs.push(new WeakRef(el));
-      reg.ids.set(el, id);
-    }
-    return id;
-  };
+export function scanSpill(registry: typeof reflowRegistry, opts: { maxElements: number; maxCandidates: number; maxTexts: number }): SpillHit[] {
+  const w = window as unknown as { __a11ySpillBefore?: WeakMap<Element, number> };
+  const { idOf } = registry();
   const before = w.__a11ySpillBefore ?? new WeakMap<Element, number>();
   if (!document.body) return [];
   const all = document.body.getElementsByTagName('*');

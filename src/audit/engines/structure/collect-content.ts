@@ -1,5 +1,6 @@
 import type { CollectInput } from './collect.ts';
 import type { BackgroundImageFact, ContentFacts, ElementRef, GeneratedContentFact, HiddenContentFact, SpacerRegion, TableFact } from './facts.ts';
+import type { AuditWindow } from '../page-helpers.ts';
 
 /**
  * Runs in the page (through `page.evaluate`), after `collectStructureFacts`: tables (header
@@ -10,13 +11,7 @@ import type { BackgroundImageFact, ContentFacts, ElementRef, GeneratedContentFac
  * Self-contained: no imports reach the page, only this function's source. Read-only.
  */
 export function collectContentFacts(input: CollectInput): ContentFacts {
-  type Helpers = {
-    withTree<T>(fn: () => T): T;
-    describe(el: Element): { selector: string; html: string };
-    name(el: Element): string;
-    rendered(el: Element): boolean;
-  };
-  const A = (window as unknown as { __a11yAudit: Helpers }).__a11yAudit;
+  const A = (window as unknown as AuditWindow).__a11yAudit;
   const caps = input.caps;
   const srClass = new RegExp(input.srClassSource, 'i');
   const statusHint = new RegExp(input.statusHintSource, 'i');

@@ -7,6 +7,7 @@ import type {
   SensoryBlock,
   TextStyle,
 } from './facts.ts';
+import type { AuditWindow } from '../page-helpers.ts';
 
 /** Upper bounds on the work done in one page. */
 export interface CollectCaps {
@@ -75,13 +76,7 @@ export interface CollectInput {
  * the page, only this function's source.
  */
 export function collectStructureFacts(input: CollectInput): LayoutFacts {
-  type Helpers = {
-    withTree<T>(fn: () => T): T;
-    describe(el: Element): { selector: string; html: string };
-    name(el: Element): string;
-    rendered(el: Element): boolean;
-  };
-  const A = (window as unknown as { __a11yAudit: Helpers }).__a11yAudit;
+  const A = (window as unknown as AuditWindow).__a11yAudit;
   const caps = input.caps;
   const marker = new RegExp(input.listMarkerSource);
   const fileHint = new RegExp(input.fileNameHintSource, 'i');

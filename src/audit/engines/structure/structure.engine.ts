@@ -38,6 +38,20 @@ export function structureInput(): CollectInput {
 export function structureFindings(facts: StructureFacts): FindingDraft[] {
   const out: FindingDraft[] = [];
   const at = (ref: ElementRef) => ({ selector: ref.selector, html: ref.html });
+  /** An `image-of-text` finding (1.4.5): an image whose text alternative or drawing reads as words. */
+  const imageOfText = (img: { ref: ElementRef }, failureSummary: string, image: Record<string, unknown>): FindingDraft =>
+    ownFinding({
+      ruleId: 'image-of-text',
+      type: 'needs_review',
+      severity: 'moderate',
+      criterion: '1.4.5',
+      ...at(img.ref),
+      help: 'Use text rather than images of text',
+      description: 'Text should be real text, not drawn into an image, unless it is a logo or its look is essential.',
+      failureSummary,
+      helpUrl: understandingUrl('images-of-text'),
+      data: { image },
+    });
 
   for (const t of facts.tables) {
     for (const v of judgeTable(t)) {
@@ -270,35 +284,21 @@ export function structureFindings(facts: StructureFacts): FindingDraft[] {
     if (wordy && !img.svgText) {
       const where = wordy.shape === 'heading' ? 'is the whole content of a heading' : wordy.shape === 'control' ? 'is the whole content of a button or link, shaped like a button' : 'is shaped like a banner';
       out.push(
-        ownFinding({
-          ruleId: 'image-of-text',
-          type: 'needs_review',
-          severity: 'moderate',
-          criterion: '1.4.5',
-          ...at(img.ref),
-          help: 'Use text rather than images of text',
-          description: 'Text should be real text, not drawn into an image, unless it is a logo or its look is essential.',
-          failureSummary: `This image ${where} (${img.width}×${img.height}px) and its text alternative "${CAP(wordy.text)}" reads like the words drawn in it. Unless it is a logo, use real text styled with CSS.`,
-          helpUrl: understandingUrl('images-of-text'),
-          data: { image: { text: CAP(wordy.text), shape: wordy.shape, width: img.width, height: img.height } },
-        }),
+        imageOfText(
+          img,
+          `This image ${where} (${img.width}×${img.height}px) and its text alternative "${CAP(wordy.text)}" reads like the words drawn in it. Unless it is a logo, use real text styled with CSS.`,
+          { text: CAP(wordy.text), shape: wordy.shape, width: img.width, height: img.height },
+        ),
       );
     }
     const svgText = svgImageOfText(img);
     if (svgText) {
       out.push(
-        ownFinding({
-          ruleId: 'image-of-text',
-          type: 'needs_review',
-          severity: 'moderate',
-          criterion: '1.4.5',
-          ...at(img.ref),
-          help: 'Use text rather than images of text',
-          description: 'Text should be real text, not drawn into an image, unless it is a logo or its look is essential.',
-          failureSummary: `This image draws the text "${CAP(svgText)}" (${img.width}×${img.height}px). Unless it is a logo, use real text styled with CSS.`,
-          helpUrl: understandingUrl('images-of-text'),
-          data: { image: { text: CAP(svgText), width: img.width, height: img.height } },
-        }),
+        imageOfText(
+          img,
+          `This image draws the text "${CAP(svgText)}" (${img.width}×${img.height}px). Unless it is a logo, use real text styled with CSS.`,
+          { text: CAP(svgText), width: img.width, height: img.height },
+        ),
       );
     }
   }

@@ -2,6 +2,7 @@ import type { FindingDraft } from '../../../shared/findings.ts';
 import { ensureInPage } from '../../session/in-page.ts';
 import { genericFrameTitle, genericTitle, normaliseTitle, unrelatedTitle } from './title.ts';
 import { ownFinding, understandingUrl, type EngineResult, type PageSession, type ScanEngine } from '../engine.ts';
+import type { AuditWindow } from '../page-helpers.ts';
 
 /** ACT rules each rule of this engine implements (for the accuracy harness). */
 export const ACT_RULES: Record<string, string[]> = {
@@ -136,9 +137,7 @@ export const titleEngine: ScanEngine = {
     // is something to say of it: most titles pass.
     if (!facts.present || titleFindings({ ...facts, at: { selector: 'title', html: '' } }, finalUrl).length === 0) return { findings: frameFindings };
     const at = await page.evaluate((): TitleFacts['at'] => {
-      const a = (window as unknown as {
-        __a11yAudit: { withTree<T>(fn: () => T): T; describe(el: Element): { selector: string; html: string } };
-      }).__a11yAudit;
+      const a = (window as unknown as AuditWindow).__a11yAudit;
       const el = document.querySelector('title');
       if (!el) return null;
       try {
@@ -155,7 +154,7 @@ export const titleEngine: ScanEngine = {
 async function describeFrames(page: PageSession['page'], frames: Array<{ index: number; name: string; kind: string }>, max: number): Promise<FindingDraft[]> {
   const described = await page.evaluate(
     ({ indexes, max }: { indexes: number[]; max: number }) => {
-      const a = (window as unknown as { __a11yAudit: { withTree<T>(fn: () => T): T; describe(el: Element): { selector: string; html: string } } }).__a11yAudit;
+      const a = (window as unknown as AuditWindow).__a11yAudit;
       const all = Array.from(document.querySelectorAll('iframe, frame')).slice(0, max);
       return a.withTree(() => indexes.map((i) => (all[i] ? a.describe(all[i]!) : null)));
     },
