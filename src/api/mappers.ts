@@ -2,7 +2,7 @@ import type { PageScanHistoryEntry } from '../db/repositories/page.repository.ts
 import type { IssueWithPage } from '../db/repositories/issue.repository.ts';
 import type { CrawlRecord, PageRecord, ScanRecord, SiteRecord } from '../db/repositories/records.ts';
 import type { IssueCounts, IssueStatus, UnfinishedEngine } from '../shared/contracts.ts';
-import type { FindingData, FindingRecord } from '../shared/findings.ts';
+import type { ElementFailure, FindingData, FindingRecord } from '../shared/findings.ts';
 import { iso } from './schemas/common.schema.ts';
 
 /** `alsoFlaggedBy` on its own, the rest of a finding's data as its evidence. */
@@ -11,9 +11,9 @@ export function flaggedAndEvidence(data: FindingData | null | undefined): { also
   return { alsoFlaggedBy: Array.isArray(alsoFlaggedBy) ? alsoFlaggedBy : [], evidence };
 }
 
-export function scanIssueDto(f: FindingRecord, status: IssueStatus = 'open') {
+/** `findingFields` (schemas/finding.schema.ts) of a finding or an issue, in their order. */
+function findingFieldsDto(f: ElementFailure) {
   return {
-    id: f.id,
     type: f.type,
     severity: f.severity,
     wcagCriterion: f.wcagCriterion,
@@ -24,11 +24,25 @@ export function scanIssueDto(f: FindingRecord, status: IssueStatus = 'open') {
     description: f.description,
     fixSuggestion: f.fixSuggestion,
     axeRuleId: f.ruleId,
+  };
+}
+
+/** `findingStatusFields` (schemas/finding.schema.ts) of a finding or an issue, in their order. */
+function findingStatusFieldsDto(f: ElementFailure, status: IssueStatus) {
+  return {
     status,
     helpUrl: f.helpUrl,
     ...flaggedAndEvidence(f.data),
     state: f.state,
     viewport: f.viewport,
+  };
+}
+
+export function scanIssueDto(f: FindingRecord, status: IssueStatus = 'open') {
+  return {
+    id: f.id,
+    ...findingFieldsDto(f),
+    ...findingStatusFieldsDto(f, status),
   };
 }
 
@@ -160,22 +174,9 @@ export function issueDto(i: IssueWithPage) {
     siteId: i.siteId,
     pageId: i.pageId,
     pageUrl: i.pageUrl,
-    type: i.type,
-    severity: i.severity,
-    wcagCriterion: i.wcagCriterion,
-    wcagLevel: i.wcagLevel,
-    wcagCriteria: i.wcagCriteria,
-    elementSelector: i.elementSelector,
-    elementHtml: i.elementHtml,
-    description: i.description,
-    fixSuggestion: i.fixSuggestion,
-    axeRuleId: i.ruleId,
+    ...findingFieldsDto(i),
     groupKey: i.groupKey,
-    status: i.status,
-    helpUrl: i.helpUrl,
-    ...flaggedAndEvidence(i.data),
-    state: i.state,
-    viewport: i.viewport,
+    ...findingStatusFieldsDto(i, i.status),
     firstSeenAt: iso(i.firstSeenAt)!,
     lastSeenAt: iso(i.lastSeenAt)!,
     createdAt: iso(i.createdAt)!,

@@ -1,6 +1,17 @@
 import { z } from '@hono/zod-openapi';
-import { ISSUE_TYPES, PAGE_ERROR_CODES, SCAN_STAGES, SCAN_STATUSES, SEVERITIES, WCAG_LEVELS } from '../../shared/contracts.ts';
+import { PAGE_ERROR_CODES, SCAN_STAGES, SCAN_STATUSES } from '../../shared/contracts.ts';
 import { WEBHOOK_SECRET_PATTERN } from '../../shared/webhooks.ts';
+import {
+  EvidenceSchema,
+  findingFields,
+  findingStatusFields,
+  InteractionStateSchema,
+  IssueTypeSchema,
+  SeveritySchema,
+  ViewportSchema,
+  WcagCriteriaSchema,
+  wcagCriterionField,
+} from './finding.schema.ts';
 
 export const TargetUrl = z
   .string({ message: 'url is required' })
@@ -46,62 +57,17 @@ export const CreateScanBody = z
   })
   .openapi('CreateScanRequest');
 
-export const IssueTypeSchema = z.enum(ISSUE_TYPES);
-export const SeveritySchema = z.enum(SEVERITIES);
-
-/** What the check measured or saw, for the issue's reader (never instructions to anyone). */
-export const EvidenceSchema = z.record(z.string(), z.unknown()).openapi({
-  description:
-    'What the check measured or saw, by rule: e.g. `contrast` (colours, the measured background luminance range and ratio, the required ratio), ' +
-    '`target` (size and spacing in CSS px), `viewport`, `engine` (which engine found it), `pagesWithTitle`/`otherPages` for titles shared across a crawl, `linkedFrom`/`pagesInCrawl` for a page reached one way only (2.4.5), ' +
-    '`review` (why a person must decide). Keys vary by rule; `alsoFlaggedBy` is given separately.',
-});
-
-export const InteractionStateSchema = z
-  .object({
-    action: z.enum(['click']).openapi({ description: 'What the scan did to reveal the element.' }),
-    target: z.string().openapi({ description: 'A CSS selector of the element it acted on.', example: '#menu-button' }),
-    label: z.string().openapi({ description: 'That element\u2019s accessible name or text.', example: 'Menu' }),
-  })
-  .nullable()
-  .openapi('InteractionState', {
-    description: 'The interaction state that revealed the issue (a menu, a `<details>`, a tab, a dialog opened); null in the page\u2019s default state. Part of the issue\u2019s identity.',
-  });
-
-export const ViewportSchema = z
-  .union([z.enum(['desktop', 'mobile']), z.number().int()])
-  .nullable()
-  .openapi('IssueViewport', {
-    description: 'The viewport the issue was found at, on crawls that check several (`desktop`, `mobile` or a width in CSS px); null otherwise. Part of the issue\u2019s identity.',
-  });
-
-export const WcagCriteriaSchema = z.array(z.string()).openapi('WcagCriteria', {
-  description:
-    'Every WCAG 2.2 A/AA criterion the issue fails, the primary (`wcagCriterion`) first, each once: the rule\u2019s criterion, then those the W3C\u2019s ' +
-    'failure techniques and Understanding documents tie to the same failure (an unlabelled field: 4.1.2, 1.3.1, 3.3.2; a link without a name: ' +
-    '2.4.4, 4.1.2). docs/checks.md says how they are chosen. The issue lists\u2019 `wcagCriterion` and `wcagLevel` filters match any of them.',
-  example: ['4.1.2', '1.3.1', '3.3.2'],
-});
+export { EvidenceSchema, InteractionStateSchema, IssueTypeSchema, SeveritySchema, ViewportSchema, WcagCriteriaSchema };
 
 export const ScanIssueSchema = z
   .object({
     id: z.uuid(),
-    type: IssueTypeSchema.openapi({ description: '`confirmed`: the rule failed; `needs_review`: the engine could not decide.' }),
-    severity: SeveritySchema,
-    wcagCriterion: z.string().openapi({ description: 'The criterion the issue is reported under (the primary): `wcagCriteria[0]`.', example: '1.1.1' }),
-    wcagLevel: z.enum(WCAG_LEVELS).openapi({ description: 'The lowest level among `wcagCriteria`: `A` when any of them is an A criterion.' }),
-    wcagCriteria: WcagCriteriaSchema,
-    elementSelector: z.string(),
-    elementHtml: z.string(),
-    description: z.string(),
-    fixSuggestion: z.string(),
-    axeRuleId: z.string().openapi({ description: 'Id of the rule that found it: an axe-core rule or one of the service\'s own (`link-text-generic`, `target-size-mobile`).' }),
-    status: z.enum(['open', 'fixed', 'dismissed', 'cant_fix']),
-    helpUrl: z.string().nullable(),
-    alsoFlaggedBy: z.array(z.string()).openapi({ description: 'Other rules that found the same element failing the same criterion.' }),
-    evidence: EvidenceSchema,
-    state: InteractionStateSchema,
-    viewport: ViewportSchema,
+    ...findingFields,
+    // Refined here, in their places among the finding's fields:
+    type: findingFields.type.openapi({ description: '`confirmed`: the rule failed; `needs_review`: the engine could not decide.' }),
+    wcagCriterion: wcagCriterionField('1.1.1'),
+    axeRuleId: findingFields.axeRuleId.openapi({ description: 'Id of the rule that found it: an axe-core rule or one of the service\'s own (`link-text-generic`, `target-size-mobile`).' }),
+    ...findingStatusFields,
   })
   .openapi('ScanIssue');
 

@@ -1,10 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import { SEVERITIES, WCAG_LEVELS, ISSUE_TYPES } from '../../shared/contracts.ts';
+import { findingFields, findingStatusFields, ISSUE_STATUSES } from './finding.schema.ts';
 import { isViewportName, MAX_VIEWPORT_WIDTH, MAX_VIEWPORTS, MIN_VIEWPORT_WIDTH, viewportsProblem } from '../../shared/viewports.ts';
-import { EvidenceSchema, IncompleteSchema, InteractionStateSchema, TargetUrl, ViewportSchema, WcagCriteriaSchema } from './scan.schema.ts';
+import { IncompleteSchema, TargetUrl } from './scan.schema.ts';
 
 export const CRAWL_STATUSES = ['queued', 'running', 'completed', 'completed_partial', 'cancelled', 'failed'] as const;
-export const ISSUE_STATUSES = ['open', 'fixed', 'dismissed', 'cant_fix'] as const;
+export { ISSUE_STATUSES };
 
 export const CreateSiteBody = z.object({ url: TargetUrl }).openapi('CreateSiteRequest');
 
@@ -177,23 +178,9 @@ export const IssueSchema = z
     siteId: z.uuid(),
     pageId: z.uuid(),
     pageUrl: z.string(),
-    type: z.enum(ISSUE_TYPES),
-    severity: z.enum(SEVERITIES),
-    wcagCriterion: z.string().openapi({ description: 'The criterion the issue is reported under (the primary): `wcagCriteria[0]`.', example: '4.1.2' }),
-    wcagLevel: z.enum(WCAG_LEVELS).openapi({ description: 'The lowest level among `wcagCriteria`: `A` when any of them is an A criterion.' }),
-    wcagCriteria: WcagCriteriaSchema,
-    elementSelector: z.string(),
-    elementHtml: z.string(),
-    description: z.string(),
-    fixSuggestion: z.string(),
-    axeRuleId: z.string(),
+    ...findingFields,
     groupKey: z.string().nullable().openapi({ description: 'The issue group: the same rule on the same element of the same page template (see /issue-groups)' }),
-    status: z.enum(ISSUE_STATUSES),
-    helpUrl: z.string().nullable(),
-    alsoFlaggedBy: z.array(z.string()).openapi({ description: 'Other rules that found the same element failing the same criterion.' }),
-    evidence: EvidenceSchema,
-    state: InteractionStateSchema,
-    viewport: ViewportSchema,
+    ...findingStatusFields,
     firstSeenAt: z.string(),
     lastSeenAt: z.string(),
     createdAt: z.string(),

@@ -8,6 +8,7 @@ import type { IssueType, Severity, WcagLevel } from '../../shared/contracts.ts';
 import type { Database } from '../database.ts';
 import type { IssueStatus } from '../../shared/contracts.ts';
 import { isCrawlEnded } from './crawl.repository.ts';
+import { FINDING_ELEMENT_COLUMNS } from './finding-columns.ts';
 import { severityOfRank, severityRank } from './severity.ts';
 import { cacheOf } from './versioned-cache.ts';
 import { criteriaOfLevel, wcagCriteria } from '../../shared/wcag.ts';
@@ -145,12 +146,12 @@ export async function listIssueGroups(
   const ids = res.rows.map((r) => r.example_id);
   const examples = ids.length
     ? await db
-        .selectFrom('findings as fi')
-        .innerJoin('page_scans as ps', 'ps.id', 'fi.page_scan_id')
-        .leftJoin('issues as i', (j) => j.onRef('i.fingerprint', '=', 'fi.fingerprint').on('i.site_id', '=', siteId))
-        .select(['fi.id', 'ps.url', 'fi.element_selector', 'fi.element_html', 'fi.description', 'fi.fix_suggestion', 'fi.wcag_criteria', 'i.id as issue_id'])
-        .select((eb) => eb.exists(eb.selectFrom('finding_screenshots as s').select('s.finding_id').whereRef('s.finding_id', '=', 'fi.id')).as('pictured'))
-        .where('fi.id', 'in', ids)
+        .selectFrom('findings as f')
+        .innerJoin('page_scans as ps', 'ps.id', 'f.page_scan_id')
+        .leftJoin('issues as i', (j) => j.onRef('i.fingerprint', '=', 'f.fingerprint').on('i.site_id', '=', siteId))
+        .select(['f.id', 'ps.url', ...FINDING_ELEMENT_COLUMNS, 'f.wcag_criteria', 'i.id as issue_id'])
+        .select((eb) => eb.exists(eb.selectFrom('finding_screenshots as s').select('s.finding_id').whereRef('s.finding_id', '=', 'f.id')).as('pictured'))
+        .where('f.id', 'in', ids)
         .execute()
     : [];
   const byId = new Map(examples.map((e) => [e.id, e]));
@@ -169,9 +170,9 @@ export async function listIssueGroups(
         type: r.confirmed ? 'confirmed' : 'needs_review',
         pages: r.pages,
         elements: r.elements,
-        example: { pageUrl: e.url, selector: e.element_selector, html: e.element_html, issueId: e.issue_id, hasScreenshot: Boolean(e.pictured) && e.issue_id !== null },
+        example: { pageUrl: e.url, selector: e.selector, html: e.html, issueId: e.issue_id, hasScreenshot: Boolean(e.pictured) && e.issue_id !== null },
         description: e.description,
-        fixSuggestion: e.fix_suggestion,
+        fixSuggestion: e.fixSuggestion,
       };
     }),
   };

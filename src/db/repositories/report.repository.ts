@@ -10,6 +10,7 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { InteractionState, IssueStatus, IssueType, Severity, ViewportName, WcagLevel } from '../../shared/contracts.ts';
 import type { Database } from '../schema.ts';
 import { wcagCriteria } from '../../shared/wcag.ts';
+import { FINDING_ELEMENT_COLUMNS } from './finding-columns.ts';
 import { severityOfRank, severityRank } from './severity.ts';
 
 /** Every field of an issue, one row per issue: the workbook's Issues sheet. */
@@ -388,10 +389,7 @@ export function streamIssueRows(db: Database, scope: ReportScope, batchSize = 10
       'f.severity as severity',
       'f.type as type',
       sql<IssueRow['status']>`coalesce(i.status, 'open')`.as('status'),
-      'f.element_selector as selector',
-      'f.element_html as html',
-      'f.description as description',
-      'f.fix_suggestion as fixSuggestion',
+      ...FINDING_ELEMENT_COLUMNS,
       'f.help_url as helpUrl',
       sql<string[]>`case when jsonb_typeof(f.data->'alsoFlaggedBy') = 'array' then f.data->'alsoFlaggedBy' else '[]'::jsonb end`.as('alsoFlaggedBy'),
       'i.first_seen_at as firstSeenAt',
