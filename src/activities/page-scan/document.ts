@@ -63,7 +63,7 @@ export async function auditDocumentAt(url: string, deps: DocumentAuditDeps): Pro
   const startedAt = performance.now();
   const fetchWith = async (fresh: boolean) => {
     const cookie = deps.session ? await deps.session(fresh) : undefined;
-    const auth = cookie === undefined ? deps.auth : { origin: deps.auth?.origin ?? new URL(url).origin, headers: { ...deps.auth?.headers, cookie } };
+    const auth = !cookie ? deps.auth : { origin: deps.auth?.origin ?? new URL(url).origin, headers: { ...deps.auth?.headers, cookie } };
     return politeFetch({ pacer: deps.pacer, signal: deps.signal })(url, {
       siteUrl: url,
       policy: deps.policy,

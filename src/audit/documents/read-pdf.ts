@@ -23,7 +23,7 @@ import {
 } from './pdf-facts.ts';
 import { mcidOf, regionOf, type OpCodes } from './pdf-regions.ts';
 import { readTabs } from './pdf-tabs.ts';
-import { mentionsAny } from '../../shared/typed-values.ts';
+import { scrubberFor } from '../../shared/typed-values.ts';
 
 /** Strings from the file, trimmed and cut: a title or alt text is shown, never a megabyte of it. */
 const MAX_TEXT = 500;
@@ -252,7 +252,7 @@ type PdfDocument = Awaited<ReturnType<(typeof import('pdfjs-dist/legacy/build/pd
 
 async function factsOf(doc: PdfDocument, OPS: Record<string, number>, secrets: readonly string[]): Promise<PdfFacts> {
   // Compared without whitespace, as the page text is: a PDF places words, not spaces.
-  const sought = secrets.map((v) => v.replace(/\s+/g, ''));
+  const scrub = scrubberFor(secrets.map((v) => v.replace(/\s+/g, '')));
   const soft = async <T>(p: Promise<T>, fallback: T): Promise<T> => p.catch(() => fallback);
   const meta = await soft(doc.getMetadata(), { info: {}, metadata: null } as unknown as Awaited<ReturnType<PdfDocument['getMetadata']>>);
   const info = (meta.info ?? {}) as Record<string, unknown>;
@@ -305,7 +305,7 @@ async function factsOf(doc: PdfDocument, OPS: Record<string, number>, secrets: r
     const text = items.map((i) => (typeof i.str === 'string' ? i.str : '')).join('').replace(/\s+/g, '');
     const pageText: PageTextFacts = { page: n, chars: [...text].length, unmappable: unmappableCount(text) };
     facts.text.push(pageText);
-    if (sought.length && !facts.showsSecret) facts.showsSecret = mentionsAny(text, sought);
+    if (scrub && !facts.showsSecret) facts.showsSecret = scrub(text) !== text;
     if (pageText.chars === 0 && drawn < MAX_PAGES_DRAWN) {
       drawn++;
       const ops = await soft(page.getOperatorList(), null);
