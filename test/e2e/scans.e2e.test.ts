@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../temporal-dev/dev-server.ts';
-import { html, startStaticServer, type StaticServer } from '../support/static-server.ts';
+import { html, pdf, startStaticServer, type StaticServer } from '../support/static-server.ts';
 import { fixtureFile } from '../helpers/fixture-pages.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../helpers/test-env.ts';
 import { pdfkitFile } from '../helpers/pdf-files.ts';
@@ -45,12 +45,8 @@ describe('single-page scans end to end (Temporal, PostgreSQL, Chromium)', () => 
       doc.end();
     });
     const locked = await pdfkitFile({ userPassword: 'secret', ownerPassword: 'owner' }, (d) => d.text('Hidden'));
-    for (const [path, bytes] of [['/minutes.pdf', minutes], ['/locked.pdf', locked]] as const) {
-      site.route(path, (_req, res) => {
-        res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(bytes.length) });
-        res.end(bytes);
-      });
-    }
+    site.route('/minutes.pdf', pdf(minutes));
+    site.route('/locked.pdf', pdf(locked));
     closedPort = await freePort();
     env = await createTestEnv({ env: { PAGE_LOAD_TIMEOUT_MS: '3000', SCAN_RATE_LIMIT: '1000' } });
   });

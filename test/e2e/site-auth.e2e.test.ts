@@ -9,7 +9,7 @@ import { SecretsKey } from '../../src/security/secrets.ts';
 import { sealSiteAuth } from '../../src/security/site-seal.ts';
 import { summarizeSiteAuth, type SiteAuthSetup } from '../../src/shared/site-auth.ts';
 import { crawlWorkflowId, discoveryWorkflowId } from '../../src/shared/search-attributes.ts';
-import { html, startStaticServer, type StaticServer } from '../support/static-server.ts';
+import { html, pdf, startStaticServer, type Handler, type StaticServer } from '../support/static-server.ts';
 import { createTestEnv, pollUntil, type TestEnv } from '../helpers/test-env.ts';
 import { historyText } from '../helpers/temporal-history.ts';
 import { pdfkitFile } from '../helpers/pdf-files.ts';
@@ -45,15 +45,17 @@ async function startLoginSite() {
   };
   // Faint, so that it is a barrier whose HTML holds what the login typed (the user's email).
   const marker = '<p id="user" style="color:#bbb;background:#fff">Signed in as ada@example.org</p>';
-  const protectedPage = (title: string, body: string, extraHeaders: Record<string, string> = {}) => (req: IncomingMessage, res: import('node:http').ServerResponse) => {
-    if (!loggedIn(req)) {
-      res.writeHead(302, { location: `/login?next=${encodeURIComponent(req.url ?? '/')}` });
-      res.end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...extraHeaders });
-    res.end(doc(title, marker + body));
+  /** `answer` for a session, else a redirect to the login form. */
+  const loginFirst = (answer: Handler): Handler => (req, res) => {
+    if (loggedIn(req)) return answer(req, res);
+    res.writeHead(302, { location: `/login?next=${encodeURIComponent(req.url ?? '/')}` });
+    res.end();
   };
+  const protectedPage = (title: string, body: string, extraHeaders: Record<string, string> = {}) =>
+    loginFirst((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...extraHeaders });
+      res.end(doc(title, marker + body));
+    });
   server.route('/', (req, res) =>
     html(doc('Home', `${loggedIn(req) ? marker : '<p><a href="/login">Log in</a></p>'}<p>Go to <a href="/account">your account</a>.</p>`))(req, res),
   );
@@ -92,15 +94,7 @@ async function startLoginSite() {
     root.add(d.struct('Figure', {}, () => d.rect(72, 200, 120, 60).fill('#336699')));
     root.end();
   });
-  server.route('/account/statement.pdf', (req, res) => {
-    if (!loggedIn(req)) {
-      res.writeHead(302, { location: `/login?next=${encodeURIComponent(req.url ?? '/')}` });
-      res.end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(statement.length) });
-    res.end(statement);
-  });
+  server.route('/account/statement.pdf', loginFirst(pdf(statement)));
   server.route('/account/settings', protectedPage('Settings', '<p>Nickname</p><input type="text" id="nickname">'));
   // Shown logged in, but it ends the session in the browser: the next page needs a new login.
   server.route('/drop', protectedPage('Session ends', '<p>Your session ended.</p>', { 'set-cookie': 'sid=; Path=/; Max-Age=0' }));
@@ -162,9 +156,7 @@ describe('login-protected sites', () => {
         res.end('<!doctype html><title>Forbidden</title>');
         return;
       }
-      if (typeof body === 'string') return html(body)(req, res);
-      res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(body.length) });
-      res.end(body);
+      return (typeof body === 'string' ? html(body) : pdf(body))(req, res);
     };
     headerSite.route('/', guarded(doc('Staging', `<p>See <a href="/preview">the preview</a>.</p><img src="${thirdParty.origin}/pixel.gif" alt="">`)));
     headerSite.route('/preview', guarded(doc('Preview', `<p>Preview.</p><img src="${GIF}" id="preview-img" width="20" height="20"> <a href="/files/plan.pdf">The plan</a>`)));

@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { html, startStaticServer, type StaticServer } from '../support/static-server.ts';
+import { html, pdf, startStaticServer, type StaticServer } from '../support/static-server.ts';
 import { pdfkitFile } from './pdf-files.ts';
 
 /** Versions of the fixture site: v2 fixes one barrier and adds another; v3 is v1 again. */
@@ -85,10 +85,7 @@ export async function startCrawlFixture(): Promise<StaticServer & { setVersion(v
     doc.add(d.struct('P', {}, () => d.text('The company had a good year.')));
     doc.end();
   });
-  server.route('/files/report.pdf', (_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(report.length) });
-    res.end(report);
-  });
+  server.route('/files/report.pdf', pdf(report));
   server.route('/robots.txt', (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/plain' });
     res.end(`User-agent: *\nDisallow: /private/\n\nSitemap: ${origin()}/sitemap-index.xml\n`);

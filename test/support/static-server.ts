@@ -110,6 +110,14 @@ export function urlPath(relative: string): string {
   return '/' + relative.replace(/^\/+/, '').split('/').map(encodeURIComponent).join('/');
 }
 
+/** A handler answering a PDF file's bytes, with their length. */
+export function pdf(bytes: Buffer, status = 200): Handler {
+  return (_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/pdf', 'content-length': String(bytes.length) });
+    res.end(bytes);
+  };
+}
+
 /** A handler answering an HTML page. */
 export function html(body: string, status = 200): Handler {
   return (_req, res) => {
