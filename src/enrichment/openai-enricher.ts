@@ -29,6 +29,11 @@ export interface OpenAiEnricherOptions {
   waitPollMs?: number;
   /** Passed as `max_completion_tokens` when set. */
   maxCompletionTokens?: number;
+  /**
+   * The clock (epoch ms) that paces a waiting caller's takeover attempts and bounds its wait, and
+   * times calls for the log. `Date.now` when absent; tests pass a fake one to move time on.
+   */
+  now?: () => number;
 }
 
 /** Statuses that mean the request itself is wrong (key, model, parameters): retrying cannot help. */
@@ -113,6 +118,7 @@ class RefusalError extends Error {}
 
 export function createOpenAiEnricher(opts: OpenAiEnricherOptions): Enricher {
   const { apiKey, model, timeoutMs, cache, logger } = opts;
+  const now = opts.now ?? Date.now;
   const client = new OpenAI({ apiKey, ...(opts.baseURL ? { baseURL: opts.baseURL } : {}), maxRetries: 0, timeout: timeoutMs });
   const namespace = cacheNamespace(model);
   const staleMs = timeoutMs + CLAIM_MARGIN_MS;
@@ -131,7 +137,7 @@ export function createOpenAiEnricher(opts: OpenAiEnricherOptions): Enricher {
 
   /** The one model call for a group whose claim this caller owns; releases the claim on failure. */
   async function callModel(group: EnrichmentGroup, signal: AbortSignal | undefined) {
-    const started = Date.now();
+    const started = now();
     let completion: ChatCompletion;
     let texts: CachedGroupTexts;
     let inputTokens = 0;
@@ -169,7 +175,7 @@ export function createOpenAiEnricher(opts: OpenAiEnricherOptions): Enricher {
           ? ApplicationFailure.nonRetryable(redactSecrets(`model ${model}: ${err.message}`, apiKey), FAILURE_TYPES.enrichmentRejected)
           : toFailure(err, failureCtx);
       logger?.warn(
-        { groupKey: group.groupKey, model, type: failure.type, nonRetryable: failure.nonRetryable, inputTokens, outputTokens, ms: Date.now() - started },
+        { groupKey: group.groupKey, model, type: failure.type, nonRetryable: failure.nonRetryable, inputTokens, outputTokens, ms: now() - started },
         `enrichment call failed: ${failure.message}`,
       );
       throw failure;
@@ -181,7 +187,7 @@ export function createOpenAiEnricher(opts: OpenAiEnricherOptions): Enricher {
       await cache.release(group, namespace).catch(() => undefined);
       throw err;
     }
-    logger?.debug({ groupKey: group.groupKey, model, inputTokens, outputTokens, ms: Date.now() - started }, 'group enriched by the model');
+    logger?.debug({ groupKey: group.groupKey, model, inputTokens, outputTokens, ms: now() - started }, 'group enriched by the model');
     return { texts: textsFor(group, texts), usage: { calls: 1, cacheHits: 0, inputTokens, outputTokens } satisfies EnrichmentUsage };
   }
 
@@ -200,17 +206,17 @@ export function createOpenAiEnricher(opts: OpenAiEnricherOptions): Enricher {
 
       // Another caller is writing this entry: wait for its answer. Its claim goes stale after
       // `staleMs` (or at once when it fails and releases it); only then may this caller take over.
-      const waitStart = Date.now();
+      const waitStart = now();
       let lastClaim = waitStart;
       for (;;) {
         await sleep(pollMs, signal);
         const texts = await cache.get(key, namespace);
         if (texts) return fromCache(group, texts);
-        if (Date.now() - lastClaim >= RECLAIM_EVERY_MS) {
-          lastClaim = Date.now();
+        if (now() - lastClaim >= RECLAIM_EVERY_MS) {
+          lastClaim = now();
           if (await cache.claim(key, namespace, staleMs)) return callModel(group, signal);
         }
-        if (Date.now() - waitStart > maxWaitMs) {
+        if (now() - waitStart > maxWaitMs) {
           throw ApplicationFailure.retryable(`gave up waiting ${maxWaitMs} ms for another worker's answer for group ${key.groupKey}`, FAILURE_TYPES.enrichmentFailed);
         }
       }
