@@ -7,7 +7,7 @@ import { crawlPageState, ensureCrawlPageScan, recordCrawlPageScan } from '../../
 import { getPageUrl } from '../../db/repositories/page.repository.ts';
 import { countFindings, findScan, flowRanAt, markFlowRan, saveScanPageInfo, saveScanResult, setScanStage } from '../../db/repositories/scan.repository.ts';
 import type { Database } from '../../db/database.ts';
-import { FAILURE_TYPES, type PageError, type ScanPageResult, type ScanStage, type ViewportName } from '../../shared/contracts.ts';
+import { FAILURE_TYPES, type ScanPageResult, type ScanStage, type ViewportName } from '../../shared/contracts.ts';
 import { DEFAULT_VIEWPORTS, isDesktopOnly, viewportKey, viewportSetup } from '../../shared/viewports.ts';
 import { findCrawl } from '../../db/repositories/crawl.repository.ts';
 import type { TargetPolicy } from '../../security/target-policy.ts';
@@ -17,17 +17,17 @@ import { scanRecord } from '../../audit/scan-record.ts';
 import type { BrowserProvider } from '../../audit/session/browser-provider.ts';
 import { isBrowserGone } from '../../audit/session/classify-navigation-error.ts';
 import { DEFAULT_ENGINES, enginesForViewport, type ScanEngine } from '../../audit/engines/index.ts';
-import { DEFAULT_SCAN_DEADLINE_MS, scanUrl, type ScanUrlOptions, type ScanUrlResult } from '../../audit/scan-url.ts';
+import { scanUrl, type ScanUrlOptions, type ScanUrlResult } from '../../audit/scan-url.ts';
 import type { StateExplorationOptions } from '../../audit/states/explore.ts';
 import { loadCrawlAuth } from '../site-auth-source.ts';
 import { loadCrawlFlow } from '../site-flows-source.ts';
 import { flowNameOf } from '../../shared/site-flows.ts';
 import type { SiteAuthLoad } from '../../audit/session/site-login.ts';
-import { TabCrashedError, type TabPool } from '../../audit/session/tab-pool.ts';
+import type { TabPool } from '../../audit/session/tab-pool.ts';
 import { screenshotHook, screenshotsToStore, type ScreenshotSettings } from './screenshots.ts';
 import { renderedHandOver } from './rendered-links.ts';
 import { saveJudgementCandidates } from '../../db/repositories/judgement.repository.ts';
-import { mergeManifests } from '../../audit/reuse/manifest.ts';
+import { auditPage, FLOW_NOT_REPEATED } from '../../audit/page-audit.ts';
 import { siteAuthVersion } from '../../db/repositories/page-reuse.repository.ts';
 import { crawlAuditKey, reuseUnchangedPage, type ReuseOutcome } from './reuse.ts';
 import { auditDocumentAt, DEFAULT_DOCUMENT_SETTINGS, type DocumentSettings } from './document.ts';
@@ -80,22 +80,6 @@ function startHeartbeat(details: () => unknown, everyMs = 5000): () => void {
 const ACTIVITY_MARGIN_MS = 20_000;
 /** The page-scan activity's start-to-close timeout (src/workflows/activity-proxies.ts), where the context does not say. */
 const DEFAULT_ACTIVITY_TIMEOUT_MS = 4 * 60_000;
-/** A later viewport with less time than this left is not started. */
-const MIN_VIEWPORT_BUDGET_MS = 15_000;
-
-type Scanned = Extract<ScanUrlResult, { kind: 'scanned' }>;
-
-/** A flow page whose steps ran in an attempt that did not finish: they are not run again. */
-const FLOW_NOT_REPEATED = (why: string): PageError => ({
-  code: 'flow_failed',
-  message: `the flow's steps ran, then the scan was interrupted (${why.slice(0, 200)}); they are not run again, which would send the flow's forms once more`,
-});
-
-/** One viewport's run, its findings marked with the viewport they were found at. */
-function atViewport(r: Scanned, viewport: ViewportName): Scanned {
-  return { ...r, findings: r.findings.map((f) => ({ ...f, viewport })) };
-}
-
 /** A pause the site asked for that is waited out in the slot; a longer one hands the slot back (Temporal retries the page after it). */
 const IN_SLOT_PAUSE_MS = 5_000;
 
@@ -212,22 +196,6 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
       }
       return { ...r, error: { code: 'rate_limited', message: `the site limited the crawl: ${r.error.message}${asked}, still after ${attempt} tries over the waits it asked for`.slice(0, 500) } };
     }
-    /** The page at one viewport; a crashed renderer takes only its tab: the page gets one more try in a new one. */
-    async function scanAt(viewport: ViewportName, deadlineMs: number | undefined): Promise<ScanUrlResult> {
-      try {
-        return await scanInTab(viewport, deadlineMs);
-      } catch (err) {
-        if (!(err instanceof TabCrashedError) || ctx.cancellationSignal.aborted) throw err;
-        if (flowRan) return { kind: 'page-error', error: FLOW_NOT_REPEATED(err.message), finalUrl: null, httpStatus: null };
-        deps.logger.warn({ scanId, url, viewport, error: err.message }, 'browser tab crashed; scanning the page again in a new tab');
-        try {
-          return await scanInTab(viewport, deadlineMs);
-        } catch (again) {
-          if (!(again instanceof TabCrashedError)) throw again;
-          return { kind: 'page-error', error: { code: 'browser_error', message: `the page crashed the browser tab twice (${again.message})` }, finalUrl: null, httpStatus: null };
-        }
-      }
-    }
     try {
       // A site that asked everyone to pause (it answered 429 or 503 to another page): a short pause
       // is waited out here; a long one hands the slot back and the page comes again after it.
@@ -237,9 +205,7 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
         await sleep(paused);
         waitedMs += paused;
       }
-      const [first, ...later] = viewports as [ViewportName, ...ViewportName[]];
-      // A document (a PDF) is audited from the file, once, whatever the viewports: straight away when
-      // discovery saw one at the URL, or when the browser found that the URL is not a page.
+      const first = viewports[0] as ViewportName;
       const auditDocument = async () => {
         stage = 'Document';
         ctx.heartbeat({ stage });
@@ -257,54 +223,29 @@ export function createPageScanActivities(deps: PageScanActivityDeps) {
         const secrets = load?.kind === 'auth' ? setupSecrets(load.auth.setup) : [];
         return auditDocumentAt(url, { policy: deps.policy, pacer, pageLoadTimeoutMs: deps.pageLoadTimeoutMs, settings, signal: ctx.cancellationSignal, screenshots, auth, session, secrets });
       };
-      let result = (tabOwner.document && !flow ? await auditDocument() : undefined) ?? (await scanAt(first, deps.scanDeadlineMs));
-      if (!tabOwner.document && result.kind === 'page-error' && result.error.code === 'not_html' && !flow) result = (await auditDocument()) ?? result;
-      const isDocument = result.kind === 'scanned' && result.document !== undefined;
-      if (result.kind === 'scanned' && tagged && !isDocument) result = atViewport(result, first);
-      // What was really checked: only those viewports' and states' issues can be found fixed.
-      const checked = { viewports: [first], states: new Set(result.kind === 'scanned' ? result.statesChecked : []) };
-      // What each viewport's audit loaded: the page is reusable only if all of it can be checked again.
-      const manifests = [result.kind === 'scanned' ? result.manifest : undefined];
-      if (result.kind === 'scanned' && result.laterViewports) {
-        // A flow's end state, checked at the later viewports in the same run.
-        for (const run of result.laterViewports) {
-          checked.viewports.push(run.viewport);
-          result.findings.push(...run.findings.map((f) => ({ ...f, viewport: run.viewport })));
-          result.engines.push(...run.engines);
-        }
-      }
-      // The page's title, final URL and status are the first viewport's; each later one adds its
-      // own findings, merged within that viewport only (one barrier at two viewports is two issues).
-      for (const viewport of result.kind === 'scanned' && !flow && !isDocument ? later : []) {
-        // Cancelled meanwhile: the activity ends as cancelled rather than start the next viewport.
-        if (ctx.cancellationSignal.aborted) await ctx.cancelled;
-        const left = budgetEnd - Date.now();
-        if (left < MIN_VIEWPORT_BUDGET_MS) {
-          deps.logger.warn({ scanId, url, viewport, leftMs: left }, 'no time left to check the page at this viewport; the viewports before it stand');
-          continue;
-        }
-        const more = await scanAt(viewport, Math.min(deps.scanDeadlineMs ?? DEFAULT_SCAN_DEADLINE_MS, left));
-        if (more.kind === 'page-error' && more.throttle) {
-          // The site pushed back at this viewport: the page is tried again whole, later.
-          result = more;
-          break;
-        }
-        if (more.kind === 'page-error') {
-          deps.logger.warn({ scanId, url, viewport, error: more.error }, 'the page could not be checked at this viewport; the other viewports\' results stand');
-          continue;
-        }
-        const done = result as Scanned;
-        const seen = atViewport(more, viewport);
-        checked.viewports.push(viewport);
-        manifests.push(more.manifest);
-        for (const target of more.statesChecked) checked.states.add(target);
-        result = { ...done, findings: [...done.findings, ...seen.findings], engines: [...done.engines, ...seen.engines] };
-      }
-      // A viewport skipped for want of time leaves an audit that is not the whole page's.
-      if (result.kind === 'scanned' && tabOwner.recordResources) {
-        // A document is audited once, whatever the viewports: its own manifest stands.
-        result.manifest = checked.viewports.length === viewports.length || isDocument ? mergeManifests(manifests) : { usable: false, reason: 'not every viewport was checked' };
-      }
+      const audit = await auditPage(
+        {
+          viewports: viewports as readonly [ViewportName, ...ViewportName[]],
+          tagged,
+          flow: flow !== undefined,
+          document: tabOwner.document === true,
+          recordResources: tabOwner.recordResources === true,
+          budgetEnd,
+          ...(deps.scanDeadlineMs !== undefined ? { scanDeadlineMs: deps.scanDeadlineMs } : {}),
+        },
+        {
+          scanInTab,
+          auditDocument,
+          flowRan: () => flowRan,
+          signal: ctx.cancellationSignal,
+          cancelled: () => ctx.cancelled,
+          now: Date.now,
+          logger: deps.logger,
+          logFields: { scanId, url },
+        },
+      );
+      const { checked, isDocument } = audit;
+      let result = audit.result;
       if (result.kind === 'page-error' && result.throttle) result = await whenThrottled(result, result.throttle);
       await noteWaited();
       if (result.kind === 'page-error') {
