@@ -1,6 +1,9 @@
 // Prints the figures of the code's shape that the architecture keeps, read from the code itself:
 //
-//   npm run architecture            (node scripts/architecture.ts [--json])
+//   npm run architecture            (node scripts/architecture.ts [--json] [--before <commit>])
+//
+// With `--before <commit>` the same figures are read from that commit too (a temporary git
+// worktree sharing this checkout's node_modules) and printed as before -> after.
 //
 // 1. Import cycles among src/**/*.ts, type imports included (dependency-cruiser's graph; each
 //    strongly connected set of files is one cycle).
@@ -10,20 +13,26 @@
 // 3. The largest files of src, and every file over 600 lines.
 // 4. Imports that cross what must stay apart: one activity folder into another, the audit into
 //    discovery or back, and the database handle's other names (Kysely<DB>, local Db unions).
+// 5. What the code says about itself: comments in src that cite an issue number instead of
+//    saying why, and `as never` casts that hide a route's answer type.
 // The rules themselves are enforced by `npm run lint`: the layer rules by ESLint (eslint.config.js),
 // no cycle and nothing of the worker side reachable from src/api by dependency-cruiser
 // (.dependency-cruiser.cjs).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cruise } from 'dependency-cruiser';
 
-const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const here = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const asJson = process.argv.includes('--json');
+const beforeAt = process.argv.indexOf('--before');
+const beforeCommit = beforeAt > 0 ? process.argv[beforeAt + 1] : undefined;
+/** The load hook is this checkout's, so that an older tree is measured the same way. */
+const recordLoads = join(here, 'scripts', 'record-loads.ts');
 
-async function importGraph(): Promise<Map<string, string[]>> {
+async function importGraph(root: string): Promise<Map<string, string[]>> {
   const result = await cruise(['src'], {
     baseDir: root,
     tsPreCompilationDeps: true,
@@ -70,12 +79,12 @@ function cycles(graph: Map<string, string[]>): string[][] {
   return out;
 }
 
-function apiLoads(): { srcFiles: string[]; packages: string[] } {
+function apiLoads(root: string): { srcFiles: string[]; packages: string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'api-loads-'));
   const out = join(dir, 'loads.json');
   try {
     const env = { ...process.env, LOADS_OUT: out, DATABASE_URL: '', TEMPORAL_ADDRESS: '', LOG_LEVEL: 'silent' };
-    const run = spawnSync(process.execPath, ['--import', './scripts/record-loads.ts', 'src/api/server.ts'], { cwd: root, env, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['--import', recordLoads, 'src/api/server.ts'], { cwd: root, env, encoding: 'utf8' });
     if (run.status !== 2) throw new Error(`src/api/server.ts was expected to exit 2 without DATABASE_URL; it exited ${run.status}: ${run.stderr}`);
     const urls: string[] = JSON.parse(readFileSync(out, 'utf8'));
     const files = urls.filter((u) => u.startsWith('file:')).map((u) => relative(root, fileURLToPath(u)));
@@ -91,7 +100,7 @@ function apiLoads(): { srcFiles: string[]; packages: string[] } {
   }
 }
 
-function largestFiles(graph: Map<string, string[]>): { file: string; lines: number }[] {
+function largestFiles(root: string, graph: Map<string, string[]>): { file: string; lines: number }[] {
   return [...graph.keys()]
     .map((file) => ({ file, lines: readFileSync(join(root, file), 'utf8').split('\n').length - 1 }))
     .sort((a, b) => b.lines - a.lines);
@@ -115,7 +124,7 @@ function crossings(graph: Map<string, string[]>): { activityToActivity: string[]
 }
 
 /** Signatures that name the database handle otherwise than `Database` (a transaction that must be one aside). */
-function handleNames(graph: Map<string, string[]>): { kyselyDb: number; localDbUnions: number; dbDeclarations: number } {
+function handleNames(root: string, graph: Map<string, string[]>): { kyselyDb: number; localDbUnions: number; dbDeclarations: number } {
   let kyselyDb = 0;
   let localDbUnions = 0;
   let dbDeclarations = 0;
@@ -128,31 +137,101 @@ function handleNames(graph: Map<string, string[]>): { kyselyDb: number; localDbU
   return { kyselyDb, localDbUnions, dbDeclarations };
 }
 
-const graph = await importGraph();
-const crossed = crossings(graph);
-const handles = handleNames(graph);
-const found = cycles(graph);
-const loads = apiLoads();
-const sizes = largestFiles(graph);
+/** Comments that cite an issue rather than say why, and casts that hide a route's answer type. */
+function selfDescription(root: string, graph: Map<string, string[]>): { issueComments: number; asNever: number } {
+  let issueComments = 0;
+  let asNever = 0;
+  for (const file of graph.keys()) {
+    const text = readFileSync(join(root, file), 'utf8');
+    for (const line of text.split('\n')) {
+      const comment = /(?:\/\/|\/\*|^\s*\*)(.*)$/.exec(line)?.[1];
+      if (comment && /\bissues? #?\d+|#\d{2,}\b/i.test(comment)) issueComments++;
+    }
+    if (file.startsWith('src/api/')) asNever += (text.match(/\bas never\b/g) ?? []).length;
+  }
+  return { issueComments, asNever };
+}
+
 /** What only workers need: the browser, the engines, the model client, the worker runtime. */
 const HEAVY = ['playwright', 'playwright-core', '@axe-core/playwright', 'axe-core', 'openai', '@temporalio/worker'];
-const report = {
-  srcFiles: graph.size,
-  cycles: found,
-  api: {
-    srcFilesLoaded: loads.srcFiles.length,
-    activityFilesLoaded: loads.srcFiles.filter((f) => f.startsWith('src/activities/') || f.startsWith('src/audit/')).length,
-    heavyPackagesLoaded: HEAVY.filter((p) => loads.packages.includes(p)),
-    packagesLoaded: loads.packages.length,
-  },
-  filesOver600: sizes.filter((s) => s.lines > 600),
-  activityToActivityImports: crossed.activityToActivity,
-  auditDiscoveryImports: crossed.auditDiscovery,
-  databaseHandle: handles,
-  largest: sizes.slice(0, 8),
-};
-if (asJson) console.log(JSON.stringify({ ...report, api: { ...report.api, srcFiles: loads.srcFiles, packages: loads.packages } }, null, 2));
-else {
+
+async function measure(root: string) {
+  const graph = await importGraph(root);
+  const crossed = crossings(graph);
+  const loads = apiLoads(root);
+  const sizes = largestFiles(root, graph);
+  return {
+    srcFiles: graph.size,
+    cycles: cycles(graph),
+    api: {
+      srcFilesLoaded: loads.srcFiles.length,
+      activityFilesLoaded: loads.srcFiles.filter((f) => f.startsWith('src/activities/') || f.startsWith('src/audit/')).length,
+      heavyPackagesLoaded: HEAVY.filter((p) => loads.packages.includes(p)),
+      packagesLoaded: loads.packages.length,
+      srcFiles: loads.srcFiles,
+      packages: loads.packages,
+    },
+    filesOver600: sizes.filter((s) => s.lines > 600),
+    activityToActivityImports: crossed.activityToActivity,
+    auditDiscoveryImports: crossed.auditDiscovery,
+    databaseHandle: handleNames(root, graph),
+    selfDescription: selfDescription(root, graph),
+    largest: sizes.slice(0, 8),
+  };
+}
+type Report = Awaited<ReturnType<typeof measure>>;
+
+/** `commit` checked out beside this tree, measured, and removed again. */
+async function measureCommit(commit: string): Promise<Report> {
+  const dir = mkdtempSync(join(tmpdir(), 'architecture-before-'));
+  const tree = join(dir, 'tree');
+  const git = (...args: string[]) => {
+    const r = spawnSync('git', args, { cwd: here, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr.trim()}`);
+  };
+  git('worktree', 'add', '--detach', '--quiet', tree, commit);
+  try {
+    if (!existsSync(join(tree, 'node_modules'))) symlinkSync(join(here, 'node_modules'), join(tree, 'node_modules'));
+    return await measure(tree);
+  } finally {
+    git('worktree', 'remove', '--force', tree);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The figures compared, one line each. */
+function figures(r: Report): Array<[string, number]> {
+  return [
+    ['src files', r.srcFiles],
+    ['import cycles (type imports included)', r.cycles.length],
+    ['src files the API process loads', r.api.srcFilesLoaded],
+    ['  of them audit or activity code', r.api.activityFilesLoaded],
+    ['packages the API process loads', r.api.packagesLoaded],
+    ['  heavy ones (browser, axe, model client, worker)', r.api.heavyPackagesLoaded.length],
+    ['files over 600 lines', r.filesOver600.length],
+    ['activity-to-activity imports', r.activityToActivityImports.length],
+    ['audit <-> discovery imports (type imports included)', r.auditDiscoveryImports.length],
+    ['Kysely<DB> outside its one alias', r.databaseHandle.kyselyDb],
+    ['local Db unions', r.databaseHandle.localDbUnions],
+    ['DB declarations', r.databaseHandle.dbDeclarations],
+    ['comments citing an issue', r.selfDescription.issueComments],
+    ['`as never` in src/api', r.selfDescription.asNever],
+  ];
+}
+
+const report = await measure(here);
+const before = beforeCommit ? await measureCommit(beforeCommit) : undefined;
+const found = report.cycles;
+const crossed = { activityToActivity: report.activityToActivityImports, auditDiscovery: report.auditDiscoveryImports };
+const handles = report.databaseHandle;
+if (asJson) console.log(JSON.stringify(before ? { ...report, before } : report, null, 2));
+else if (before) {
+  const rows = figures(report);
+  const old = new Map(figures(before));
+  const width = Math.max(...rows.map(([name]) => name.length));
+  console.log(`${'figure'.padEnd(width)}  before (${beforeCommit}) -> now`);
+  for (const [name, value] of rows) console.log(`${name.padEnd(width)}  ${String(old.get(name)).padStart(6)} -> ${value}`);
+} else {
   console.log(`src: ${report.srcFiles} files`);
   console.log(`import cycles (type imports included): ${found.length}`);
   for (const c of found) console.log(`  ${c.length} files: ${c.join(', ')}`);
@@ -163,6 +242,7 @@ else {
   console.log(`audit <-> discovery imports (type imports included): ${crossed.auditDiscovery.length}`);
   for (const e of crossed.auditDiscovery) console.log(`  ${e}`);
   console.log(`database handle: Kysely<DB> outside its one alias ${handles.kyselyDb}, local Db unions ${handles.localDbUnions}, DB declarations ${handles.dbDeclarations}`);
+  console.log(`comments citing an issue: ${report.selfDescription.issueComments}, \`as never\` in src/api: ${report.selfDescription.asNever}`);
   console.log(`files over 600 lines: ${report.filesOver600.length}`);
   for (const s of report.largest) console.log(`  ${String(s.lines).padStart(5)}  ${s.file}`);
 }
