@@ -87,13 +87,48 @@ export interface InPageHelpers {
   /** Keeps an element under a number, for engines that find elements in one call and describe them in another. */
   remember(el: Element): number;
   recall(id: number): Element | undefined;
+  /** A fresh set of tools for one run of a collector of facts; its clock starts now. */
+  collector(): InPageCollector;
+}
+
+/**
+ * The tools the structure collectors share in the page, made once per run by
+ * `window.__a11yAudit.collector()`. Properties, not methods: collectors destructure them.
+ */
+export interface InPageCollector {
+  /** Counts of what was looked at, and milliseconds per part as `ms.<part>`, returned with the facts. */
+  examined: Record<string, number>;
+  /** Records the milliseconds since the previous split (or since the collector was made) as `ms.<part>`. */
+  split: (part: string) => void;
+  bump: (key: string, n?: number) => void;
+  /** Runs of white space made one space, trimmed; null and undefined give ''. */
+  norm: (s: string | null | undefined) => string;
+  /** The computed style, read once per element in this run. */
+  cs: (el: Element) => CSSStyleDeclaration;
+  /** Not rendered, or inside `aria-hidden="true"`. */
+  hidden: (el: Element) => boolean;
+  /**
+   * A blank identity for `el`, filled in by `resolve`: identifying elements needs axe's
+   * flattened tree, which is costly to build on large pages, so it is built once at the end, and
+   * only if anything was described.
+   */
+  describe: (el: Element) => { selector: string; html: string };
+  /** Checks that need accessible names, run by `resolve` in the same pass. */
+  nameChecks: Array<() => void>;
+  /**
+   * If anything was described: in one `withTree` pass, runs `nameChecks` (a failing one keeps its
+   * candidate), then `extra`, then fills in the identities (one that fails stays blank).
+   */
+  resolve: (extra?: () => void) => void;
+  /** Whether `resolve` filled in an identity: a blank one is dropped from the facts. */
+  known: (ref: { selector: string }) => boolean;
 }
 
 function installHelpers(): void {
   const w = window as unknown as { __a11yAudit?: unknown; axe: any };
   if (w.__a11yAudit) return;
   const kept: Array<WeakRef<Element>> = [];
-  const helpers = {
+  const helpers: InPageHelpers = {
     withTree<T>(fn: () => T): T {
       const axe = w.axe;
       const own = !axe._tree;
@@ -127,6 +162,60 @@ function installHelpers(): void {
     },
     recall(id: number): Element | undefined {
       return kept[id]?.deref();
+    },
+    collector(): InPageCollector {
+      const examined: Record<string, number> = {};
+      let lap = performance.now();
+      const split = (part: string) => {
+        const now = performance.now();
+        examined[`ms.${part}`] = Math.round(now - lap);
+        lap = now;
+      };
+      const bump = (k: string, n = 1) => {
+        examined[k] = (examined[k] ?? 0) + n;
+      };
+      const norm = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
+      const styleCache = new Map<Element, CSSStyleDeclaration>();
+      const cs = (el: Element) => {
+        let s = styleCache.get(el);
+        if (!s) {
+          s = getComputedStyle(el);
+          styleCache.set(el, s);
+        }
+        return s;
+      };
+      const hidden = (el: Element) => !helpers.rendered(el) || el.closest('[aria-hidden="true"]') !== null;
+      const pending: Array<{ el: Element; ref: { selector: string; html: string } }> = [];
+      const describe = (el: Element) => {
+        const ref = { selector: '', html: '' };
+        pending.push({ el, ref });
+        return ref;
+      };
+      const nameChecks: Array<() => void> = [];
+      const resolve = (extra?: () => void) => {
+        if (pending.length === 0) return;
+        helpers.withTree(() => {
+          for (const check of nameChecks) {
+            try {
+              check();
+            } catch {
+              /* keep the candidate */
+            }
+          }
+          extra?.();
+          for (const { el, ref } of pending) {
+            try {
+              const d = helpers.describe(el);
+              ref.selector = d.selector;
+              ref.html = d.html;
+            } catch {
+              /* left blank: dropped by known */
+            }
+          }
+        });
+      };
+      const known = (ref: { selector: string }) => ref.selector !== '';
+      return { examined, split, bump, norm, cs, hidden, describe, nameChecks, resolve, known };
     },
   };
   w.__a11yAudit = helpers;

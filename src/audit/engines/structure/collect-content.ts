@@ -16,35 +16,8 @@ export function collectContentFacts(input: CollectInput): ContentFacts {
   const srClass = new RegExp(input.srClassSource, 'i');
   const statusHint = new RegExp(input.statusHintSource, 'i');
   const numeric = new RegExp(input.numericSource);
-  const examined: Record<string, number> = {};
-  let lap = performance.now();
-  const split = (part: string) => {
-    const now = performance.now();
-    examined[`ms.${part}`] = Math.round(now - lap);
-    lap = now;
-  };
-  const bump = (k: string, n = 1) => {
-    examined[k] = (examined[k] ?? 0) + n;
-  };
-  const norm = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
-  const styleCache = new Map<Element, CSSStyleDeclaration>();
-  const cs = (el: Element) => {
-    let s = styleCache.get(el);
-    if (!s) {
-      s = getComputedStyle(el);
-      styleCache.set(el, s);
-    }
-    return s;
-  };
-  const pending: Array<{ el: Element; ref: ElementRef }> = [];
-  const describe = (el: Element): ElementRef => {
-    const ref: ElementRef = { selector: '', html: '' };
-    pending.push({ el, ref });
-    return ref;
-  };
-  const hidden = (el: Element) => !A.rendered(el) || el.closest('[aria-hidden="true"]') !== null;
-  /** Checks that need accessible names, run in the same pass as `describe`. */
-  const nameChecks: Array<() => void> = [];
+  // Counts, timings, cached styles, and candidates identified in one pass at the end (`resolve`).
+  const { examined, split, bump, norm, cs, hidden, describe, nameChecks, resolve, known } = A.collector();
   /** Font weight of the element that holds the first non-blank text inside `el`. */
   const weightOf = (el: Element): number => {
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
@@ -538,28 +511,8 @@ export function collectContentFacts(input: CollectInput): ContentFacts {
     }
 
     split('tables');
-    if (pending.length > 0) {
-      A.withTree(() => {
-        for (const check of nameChecks) {
-          try {
-            check();
-          } catch {
-            /* keep the candidate */
-          }
-        }
-        for (const { el, ref } of pending) {
-          try {
-            const d = A.describe(el);
-            ref.selector = d.selector;
-            ref.html = d.html;
-          } catch {
-            /* left blank: dropped below */
-          }
-        }
-      });
-    }
+    resolve();
     split('describe-content');
-    const known = (r: ElementRef) => r.selector !== '';
     for (const t of tables) t.emptyTh = t.emptyTh.filter(known);
     return {
       tables: tables.filter((t) => known(t.ref)),

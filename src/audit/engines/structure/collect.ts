@@ -1,5 +1,4 @@
 import type {
-  ElementRef,
   HeadingCandidate,
   ImageFact,
   LayoutFacts,
@@ -84,38 +83,8 @@ export function collectStructureFacts(input: CollectInput): LayoutFacts {
   const logoHint = new RegExp(input.logoHintSource, 'i');
   const sensoryHint = new RegExp(input.sensoryHintSource, 'i');
   const sensoryPatterns = input.sensoryPatternSources.map((src) => new RegExp(src, 'iu'));
-  const examined: Record<string, number> = {};
-  let lap = performance.now();
-  /** Milliseconds spent per part, kept with the counts. */
-  const split = (part: string) => {
-    const now = performance.now();
-    examined[`ms.${part}`] = Math.round(now - lap);
-    lap = now;
-  };
-  const bump = (k: string, n = 1) => {
-    examined[k] = (examined[k] ?? 0) + n;
-  };
-  const norm = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
-  const styleCache = new Map<Element, CSSStyleDeclaration>();
-  const cs = (el: Element) => {
-    let s = styleCache.get(el);
-    if (!s) {
-      s = getComputedStyle(el);
-      styleCache.set(el, s);
-    }
-    return s;
-  };
-  const hidden = (el: Element) => !A.rendered(el) || el.closest('[aria-hidden="true"]') !== null;
-  // Identifying elements needs axe's flattened tree, which is costly to build on large pages:
-  // candidates get a placeholder now, filled in one pass at the end, and only if there are any.
-  const pending: Array<{ el: Element; ref: ElementRef }> = [];
-  const describe = (el: Element): ElementRef => {
-    const ref: ElementRef = { selector: '', html: '' };
-    pending.push({ el, ref });
-    return ref;
-  };
-  /** Checks that need accessible names, run in the same pass. */
-  const nameChecks: Array<() => void> = [];
+  // Counts, timings, cached styles, and candidates identified in one pass at the end (`resolve`).
+  const { examined, split, bump, norm, cs, hidden, describe, nameChecks, resolve, known } = A.collector();
   /** Style of the element that holds the first non-blank text inside `el`. */
   const textStyle = (el: Element): TextStyle => {
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
@@ -418,37 +387,19 @@ export function collectStructureFacts(input: CollectInput): LayoutFacts {
     bump('textNodes', nodes);
 
     split('sensory');
-    if (pending.length > 0) {
-      A.withTree(() => {
-        for (const check of nameChecks) {
+    // Button names are read only when a sensory reference may need them, in the same pass.
+    resolve(() => {
+      if (sensory.length > 0) {
+        for (const b of buttons) {
           try {
-            check();
+            buttonNames.push(norm(A.name(b)).slice(0, 80));
           } catch {
-            /* keep the candidate */
+            /* ignore */
           }
         }
-        if (sensory.length > 0) {
-          for (const b of buttons) {
-            try {
-              buttonNames.push(norm(A.name(b)).slice(0, 80));
-            } catch {
-              /* ignore */
-            }
-          }
-        }
-        for (const { el, ref } of pending) {
-          try {
-            const d = A.describe(el);
-            ref.selector = d.selector;
-            ref.html = d.html;
-          } catch {
-            /* left blank: dropped below */
-          }
-        }
-      });
-    }
+      }
+    });
     split('describe');
-    const known = (r: ElementRef) => r.selector !== '';
     return {
       headings: headings.filter((h) => known(h.ref)),
       lists: lists.filter((l) => known(l.ref)),
