@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
+/** Stack files that change the test process itself (its environment variables). */
+const ISOLATED = ['test/e2e/cluster.e2e.test.ts'];
+
 export default defineConfig({
   test: {
     // Two cores: one test file at a time, against one Temporal and one PostgreSQL.
@@ -25,9 +28,20 @@ export default defineConfig({
         test: {
           name: 'stack',
           include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'],
-          // These start the real parts once for the run (Temporal, PostgreSQL); each file keeps a
-          // process of its own, as each starts workers, browsers and servers of its own.
+          exclude: ISOLATED,
+          // Against the real parts, started once for the run (Temporal, PostgreSQL). Each file makes
+          // its own database, workers, browser and servers and closes them; the files share one
+          // process and its loaded modules (the Temporal SDK, Playwright, the service's code).
           globalSetup: ['test/setup/global-setup.ts'],
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'isolated',
+          include: ISOLATED,
+          // Files that change the process itself (its environment) and bring their own servers: a process each.
         },
       },
     ],
