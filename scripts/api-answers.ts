@@ -33,7 +33,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { inflateRawSync, inflateSync } from 'node:zlib';
+import { inflateSync } from 'node:zlib';
+import { unzip } from '../test/support/zip.ts';
 
 interface Answer {
   method: 'GET';
@@ -313,36 +314,6 @@ function pdfText(file: string): { text: string; what: string[] } | undefined {
       return `${lead}<generated>`;
     });
   return { text, what: [...what].map((w) => `text (pdftotext -layout): ${w} replaced`) };
-}
-
-/** A zip's entries (name and uncompressed bytes), from its central directory. */
-function unzip(buf: Buffer): Map<string, Buffer> {
-  const entries = new Map<string, Buffer>();
-  let eocd = -1;
-  for (let i = buf.length - 22; i >= Math.max(0, buf.length - 65_557); i--) {
-    if (buf.readUInt32LE(i) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) throw new Error('not a zip: no end of central directory');
-  const count = buf.readUInt16LE(eocd + 10);
-  let p = buf.readUInt32LE(eocd + 16);
-  for (let n = 0; n < count; n++) {
-    if (buf.readUInt32LE(p) !== 0x02014b50) throw new Error('bad central directory entry');
-    const method = buf.readUInt16LE(p + 10);
-    const compressed = buf.readUInt32LE(p + 20);
-    const nameLen = buf.readUInt16LE(p + 28);
-    const extraLen = buf.readUInt16LE(p + 30);
-    const commentLen = buf.readUInt16LE(p + 32);
-    const local = buf.readUInt32LE(p + 42);
-    const name = buf.toString('utf8', p + 46, p + 46 + nameLen);
-    const dataAt = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
-    const raw = buf.subarray(dataAt, dataAt + compressed);
-    entries.set(name, method === 8 ? inflateRawSync(raw) : Buffer.from(raw));
-    p += 46 + nameLen + extraLen + commentLen;
-  }
-  return entries;
 }
 
 /** The workbook's entries with the generation time taken out, in name order, hashed; zip timestamps ignored. */

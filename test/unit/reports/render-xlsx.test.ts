@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PassThrough, Writable } from 'node:stream';
-import { inflateRawSync } from 'node:zlib';
+import { unzip as unzipEntries } from '../../support/zip.ts';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_HYPERLINKS_PER_SHEET, renderXlsx } from '../../../src/reports/render-xlsx.ts';
@@ -27,29 +27,9 @@ async function load(buf: Buffer): Promise<ExcelJS.Workbook> {
   return wb;
 }
 
-/** A small zip reader (central directory + inflateRaw), to look at the raw sheet XML. */
+/** The workbook's parts as text, to look at the raw sheet XML. */
 function unzip(buf: Buffer): Map<string, string> {
-  let eocd = buf.length - 22;
-  while (eocd >= 0 && buf.readUInt32LE(eocd) !== 0x06054b50) eocd--;
-  if (eocd < 0) throw new Error('not a zip');
-  const count = buf.readUInt16LE(eocd + 10);
-  let p = buf.readUInt32LE(eocd + 16);
-  const files = new Map<string, string>();
-  for (let i = 0; i < count; i++) {
-    if (buf.readUInt32LE(p) !== 0x02014b50) throw new Error('bad central directory');
-    const method = buf.readUInt16LE(p + 10);
-    const compressed = buf.readUInt32LE(p + 20);
-    const nameLen = buf.readUInt16LE(p + 28);
-    const extraLen = buf.readUInt16LE(p + 30);
-    const commentLen = buf.readUInt16LE(p + 32);
-    const local = buf.readUInt32LE(p + 42);
-    const name = buf.toString('utf8', p + 46, p + 46 + nameLen).replace(/^\//, '');
-    const start = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
-    const data = buf.subarray(start, start + compressed);
-    files.set(name, (method === 8 ? inflateRawSync(data) : data).toString('utf8'));
-    p += 46 + nameLen + extraLen + commentLen;
-  }
-  return files;
+  return new Map([...unzipEntries(buf)].map(([name, bytes]) => [name.replace(/^\//, ''), bytes.toString('utf8')]));
 }
 
 async function collect<T>(it: AsyncIterable<T[]>): Promise<T[]> {
